@@ -1,0 +1,97 @@
+/**
+ * CLI configuration: flags > environment > config file (svc.config.ts|mjs|json) > defaults,
+ * validated with zod; a bad setting fails with a message naming it and where it came from.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { UsageError } from "./errors.js";
+
+export const configSchema = z
+  .object({
+    data: z.string().min(1).describe("Data directory for the embedded default (SQLite, blobs, secret.key)"),
+    database: z.string().min(1).optional().describe("Database URL: postgres://… or a SQLite file path"),
+    blobs: z.string().min(1).optional().describe("Blob storage: a directory, memory:, or redis://…"),
+    redis: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional().describe("Redis URL shared by several instances"),
+    port: z.coerce.number().int().min(0).max(65535).describe("HTTP port for svc serve"),
+    hostname: z.string().min(1).describe("Interface svc serve listens on"),
+    allowPrivateWebhookTargets: z.boolean().describe("Allow webhook URLs on loopback/private addresses (development only)"),
+    trustProxy: z.boolean().describe("Read X-Forwarded-Host from a trusted reverse proxy"),
+  })
+  .strict();
+
+export type CliConfig = z.infer<typeof configSchema>;
+
+const defaults: CliConfig = {
+  data: "./.svc",
+  port: 3000,
+  hostname: "127.0.0.1",
+  allowPrivateWebhookTargets: false,
+  trustProxy: false,
+};
+
+/** Environment variables and the setting each one feeds. */
+export const ENV_VARS: Record<string, keyof CliConfig> = {
+  SVC_DATA_DIR: "data",
+  SVC_DATABASE_URL: "database",
+  SVC_BLOBS: "blobs",
+  SVC_REDIS_URL: "redis",
+  PORT: "port",
+  SVC_HOSTNAME: "hostname",
+  SVC_WEBHOOKS_ALLOW_PRIVATE: "allowPrivateWebhookTargets",
+  SVC_TRUST_PROXY: "trustProxy",
+};
+
+const CONFIG_FILES = ["svc.config.ts", "svc.config.mjs", "svc.config.js", "svc.config.json"];
+
+async function loadConfigFile(cwd: string, explicit?: string): Promise<{ file?: string; values: Record<string, unknown> }> {
+  const file = explicit ? resolve(cwd, explicit) : CONFIG_FILES.map((f) => resolve(cwd, f)).find((f) => existsSync(f));
+  if (!file) return { values: {} };
+  if (!existsSync(file)) throw new UsageError(`Config file not found: ${file}`);
+  let values: unknown;
+  if (file.endsWith(".json")) {
+    try {
+      values = JSON.parse(readFileSync(file, "utf8"));
+    } catch (error) {
+      throw new UsageError(`Config file ${file} is not valid JSON: ${(error as Error).message}`);
+    }
+  } else {
+    const { createJiti } = await import("jiti");
+    const mod = (await createJiti(import.meta.url).import(file)) as { default?: unknown };
+    values = mod.default ?? mod;
+  }
+  if (!values || typeof values !== "object") throw new UsageError(`Config file ${file} must export an object`);
+  return { file, values: values as Record<string, unknown> };
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): Partial<Record<keyof CliConfig, unknown>> {
+  const out: Partial<Record<keyof CliConfig, unknown>> = {};
+  for (const [name, key] of Object.entries(ENV_VARS)) {
+    const value = env[name];
+    if (value === undefined || value === "") continue;
+    out[key] = key === "allowPrivateWebhookTargets" || key === "trustProxy" ? value === "1" || value === "true" : value;
+  }
+  return out;
+}
+
+/** Resolves the configuration for one CLI invocation. */
+export async function resolveConfig(
+  flags: Partial<Record<keyof CliConfig, unknown>> & { config?: string },
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Promise<CliConfig> {
+  const { file, values } = await loadConfigFile(cwd, flags.config);
+  const fromFlags = Object.fromEntries(Object.entries(flags).filter(([k, v]) => v !== undefined && k !== "config" && k !== "json"));
+  const merged = { ...defaults, ...values, ...fromEnv(env), ...fromFlags };
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0] ?? "");
+    const envName = Object.entries(ENV_VARS).find(([, k]) => k === key)?.[0];
+    const source = key in fromFlags ? `--${key}` : envName && env[envName] ? envName : file && key in values ? file : key;
+    throw new UsageError(
+      issue.code === "unrecognized_keys" ? `Unknown setting ${issue.keys.join(", ")}${file ? ` in ${file}` : ""}` : `Invalid setting ${key} (${source}): ${issue.message}`,
+    );
+  }
+  return parsed.data;
+}

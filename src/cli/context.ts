@@ -1,0 +1,66 @@
+/**
+ * Shared plumbing for commands: global flags → configuration → an open service.
+ */
+import type { Command } from "commander";
+import { resolveConfig, type CliConfig } from "./config.js";
+import { createOutput, type Output } from "./output.js";
+import { createService, type Service } from "../service.js";
+import { UsageError } from "./errors.js";
+import { join } from "node:path";
+
+export interface GlobalFlags {
+  data?: string;
+  database?: string;
+  blobs?: string;
+  redis?: string;
+  config?: string;
+  json?: boolean;
+}
+
+export async function commandConfig(command: Command, extra: Partial<CliConfig> = {}): Promise<{ config: CliConfig; out: Output }> {
+  const all = command.optsWithGlobals<GlobalFlags>();
+  // Only the global flags feed the configuration; a command's own options stay its own.
+  const flags = { data: all.data, database: all.database, blobs: all.blobs, redis: all.redis, config: all.config };
+  const config = await resolveConfig({ ...flags, ...extra });
+  return { config, out: createOutput(Boolean(all.json)) };
+}
+
+/** Service options from the CLI configuration. */
+export function serviceOptions(config: CliConfig) {
+  return {
+    dataDir: config.data,
+    database: config.database ?? join(config.data, "contentsvc.db"),
+    blobs: config.blobs ?? join(config.data, "blobs"),
+    redis: config.redis,
+    trustProxy: config.trustProxy,
+    allowPrivateWebhookTargets: config.allowPrivateWebhookTargets,
+  };
+}
+
+/** Opens the service for one command, runs `fn`, closes it. */
+export async function withService<T>(command: Command, fn: (svc: Service, out: Output, config: CliConfig) => Promise<T>): Promise<T> {
+  const { config, out } = await commandConfig(command);
+  const svc = await createService({ ...serviceOptions(config), logger: quietLogger() });
+  try {
+    return await fn(svc, out, config);
+  } finally {
+    await svc.close();
+  }
+}
+
+/** The workspace a `-w <slug>` names, or a usage error listing what exists. */
+export async function requireWorkspace(svc: Service, slug: string | undefined) {
+  if (!slug) throw new UsageError("Name the workspace with -w <slug>");
+  const ws = await svc.context.workspaces.bySlug(slug);
+  if (!ws) {
+    const known = (await svc.context.workspaces.list()).map((w) => w.slug);
+    throw new UsageError(`No workspace ${slug}${known.length ? ` (known: ${known.join(", ")})` : ""}`);
+  }
+  return ws;
+}
+
+import { createConsola } from "consola";
+/** Commands print their own results; the service's logs go to stderr only for warnings. */
+export function quietLogger() {
+  return createConsola({ level: 2, stdout: process.stderr, stderr: process.stderr, defaults: { tag: "contentsvc" } });
+}

@@ -1,0 +1,59 @@
+/**
+ * The `svc` CLI: commander program with the global flags of DESIGN §4.1. Exit codes: 0 ok,
+ * 1 failure, 2 usage error; errors are one line on stderr.
+ */
+import { Command, CommanderError } from "commander";
+import { isServiceError } from "../core/errors.js";
+import { UsageError } from "./errors.js";
+import { registerServe } from "./serve.js";
+import { registerWorkspaces } from "./workspaces.js";
+import { registerInit } from "./init.js";
+import { registerCommands } from "./commands.js";
+
+export function buildProgram(): Command {
+  const program = new Command("svc")
+    .description("contentsvc: multi-tenant headless content service")
+    .option("--data <dir>", "data directory [SVC_DATA_DIR] (default ./.svc)")
+    .option("--database <url>", "database URL, postgres://… or a SQLite file [SVC_DATABASE_URL]")
+    .option("--blobs <url-or-dir>", "blob storage location [SVC_BLOBS]")
+    .option("--redis <url>", "Redis URL for several instances [SVC_REDIS_URL]")
+    .option("--config <file>", "config file (default svc.config.ts|mjs|json in the current directory)")
+    .option("--json", "machine output on stdout")
+    .showHelpAfterError("(run svc --help for usage)")
+    .exitOverride();
+  registerServe(program);
+  registerInit(program);
+  registerWorkspaces(program);
+  registerCommands(program);
+  for (const cmd of program.commands) propagateExitOverride(cmd);
+  return program;
+}
+
+function propagateExitOverride(cmd: Command): void {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) propagateExitOverride(sub);
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      return error.exitCode === 0 ? 0 : 2; // commander already printed the message
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`svc: ${error.message}\n`);
+      return 2;
+    }
+    if (isServiceError(error)) {
+      process.stderr.write(`svc: ${error.message}\n`);
+      return error.status < 500 ? 1 : 1;
+    }
+    process.stderr.write(`svc: ${(error as Error)?.message ?? String(error)}\n`);
+    return 1;
+  }
+}

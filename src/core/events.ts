@@ -1,0 +1,105 @@
+/**
+ * Events (spec 3 and 6): the six names, the entry lifecycle that produces them, and the two body
+ * formats a delivery can take. Pure: no I/O, no clock (callers pass the timestamp).
+ */
+
+/** The six event names of spec 6. */
+export const EVENT_NAMES = [
+  "content.created",
+  "content.updated",
+  "content.deleted",
+  "content.published",
+  "content.unpublished",
+  "form.submitted",
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export type ContentEventName = Exclude<EventName, "form.submitted">;
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === "string" && (EVENT_NAMES as readonly string[]).includes(value);
+}
+
+export type EntryStatus = "draft" | "published";
+
+/**
+ * An entry as carried in content events (spec 2.5): user fields as stored, the system columns,
+ * and never a many-to-many field (absent as a key, not empty, not null).
+ */
+export interface EventEntry {
+  id: string;
+  _status: EntryStatus;
+  _published_at: string | null;
+  _created_by: string;
+  _created_at: string;
+  _updated_at: string;
+  [field: string]: unknown;
+}
+
+/** `data` of the five content events (spec 6.2). */
+export interface ContentEventData {
+  collection: string;
+  entry: EventEntry;
+}
+
+/** `data` of form.submitted (spec 6.2): no value a visitor typed, ever (spec 2.7). */
+export interface FormEventData {
+  form: { id: string; slug: string; name: string };
+  formId: string;
+  submission: { id: string; _submitted_at: string };
+}
+
+/** One event as emitted on the bus after the change committed. */
+export type ServiceEvent =
+  | { workspaceId: string; event: ContentEventName; data: ContentEventData }
+  | { workspaceId: string; event: "form.submitted"; data: FormEventData };
+
+/**
+ * Spec section 3: which events a change of one entry fires, in order.
+ * `before` is null for a create, `after` is null for a delete.
+ *
+ * @example
+ * lifecycleEvents(null, "published") // ["content.created", "content.published"]
+ * lifecycleEvents("published", "draft") // ["content.unpublished"]
+ */
+export function lifecycleEvents(before: EntryStatus | null, after: EntryStatus | null): ContentEventName[] {
+  if (before === null && after === null) return [];
+  if (before === null) return after === "published" ? ["content.created", "content.published"] : ["content.created"];
+  if (after === null) return ["content.deleted"];
+  if (before === after) return ["content.updated"];
+  return after === "published" ? ["content.published"] : ["content.unpublished"];
+}
+
+/** Webhook body formats (spec 2.6, 6.3). */
+export const WEBHOOK_FORMATS = ["service", "code_host_repository_dispatch"] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/**
+ * The JSON body of one delivery. `timestamp` is the time the request is built (spec 6.1), so a
+ * debounced or retried delivery carries its send time.
+ *
+ * Format service: exactly `{event, data, timestamp}` (spec 6.1).
+ * Format code_host_repository_dispatch (spec 6.3): `{event_type: "service.<event>", client_payload}`.
+ * For form.submitted, which the spec leaves open, client_payload carries `{event, form, formId,
+ * submissionId, timestamp}`: the same identifiers as the service format, and still no field value.
+ */
+export function buildDeliveryBody(format: WebhookFormat, event: ServiceEvent, timestamp: string): Record<string, unknown> {
+  if (format === "service") return { event: event.event, data: event.data, timestamp };
+  if (event.event === "form.submitted") {
+    const d = event.data;
+    return {
+      event_type: `service.${event.event}`,
+      client_payload: { event: event.event, form: d.form.slug, formId: d.formId, submissionId: d.submission.id, timestamp },
+    };
+  }
+  return {
+    event_type: `service.${event.event}`,
+    client_payload: { event: event.event, collection: event.data.collection, entryId: event.data.entry.id, timestamp },
+  };
+}
+
+/** The id a receiver should key idempotency on (spec 6.4.4), also used to scope debouncing. */
+export function eventSubjectId(event: ServiceEvent): string {
+  return event.event === "form.submitted" ? event.data.submission.id : event.data.entry.id;
+}

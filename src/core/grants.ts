@@ -1,0 +1,180 @@
+/**
+ * Grants (spec 2.2 and 5.4): the 16 `<resource>:<action>` strings, their parsing, and the check
+ * that a held set covers a required grant. The stored set is never rewritten; implications are
+ * applied at check time only (spec 5.4.2). Pure: no I/O.
+ *
+ * @example
+ * const held = parseGrants(["entries:write"]);
+ * hasGrant(held, "collections:read"); // true (any grant on entries)
+ * hasGrant(held, "collections:write"); // false (no implication confers a write)
+ */
+import { badRequest, missingGrant } from "./errors.js";
+
+/**
+ * The eight resources a grant can name (spec 2.2).
+ *
+ * @example
+ * RESOURCES.includes("entries"); // true
+ */
+export const RESOURCES = [
+  "collections",
+  "entries",
+  "media",
+  "forms",
+  "submissions",
+  "users",
+  "rules",
+  "sites",
+] as const;
+
+/**
+ * The two actions a grant can name (spec 2.2).
+ *
+ * @example
+ * ACTIONS; // ["read", "write"]
+ */
+export const ACTIONS = ["read", "write"] as const;
+
+/** One of the eight resources. @example const r: Resource = "media"; */
+export type Resource = (typeof RESOURCES)[number];
+
+/** `read` or `write`. @example const a: Action = "read"; */
+export type Action = (typeof ACTIONS)[number];
+
+/** A grant string `<resource>:<action>`. @example const g: Grant = "entries:read"; */
+export type Grant = `${Resource}:${Action}`;
+
+/**
+ * All 16 grants, resource by resource, read before write.
+ *
+ * @example
+ * ALL_GRANTS.length; // 16
+ */
+export const ALL_GRANTS: readonly Grant[] = Object.freeze(
+  RESOURCES.flatMap((r) => ACTIONS.map((a): Grant => `${r}:${a}`)),
+);
+
+const GRANT_SET: ReadonlySet<string> = new Set(ALL_GRANTS);
+const VALID_FORM = `<resource>:<action> with resource one of ${RESOURCES.join(", ")} and action read or write`;
+
+/**
+ * True when `value` is exactly one of the 16 grant strings (case-sensitive, no whitespace).
+ *
+ * @example
+ * isGrant("media:write"); // true
+ * isGrant("Media:Write"); // false
+ */
+export function isGrant(value: unknown): value is Grant {
+  return typeof value === "string" && GRANT_SET.has(value);
+}
+
+/**
+ * Validates one grant string; throws a 400 naming the bad value and the valid form.
+ *
+ * @example
+ * parseGrant("rules:read"); // "rules:read"
+ * parseGrant("rules:admin"); // throws 400 Invalid grant "rules:admin": expected <resource>:<action> …
+ */
+export function parseGrant(s: string): Grant {
+  if (isGrant(s)) return s;
+  throw badRequest(`Invalid grant ${describe(s)}: expected ${VALID_FORM}`, { grant: s });
+}
+
+/**
+ * Validates a list of grants (`undefined` means none), removes duplicates and sorts it.
+ * Errors name the offending element by index.
+ *
+ * @example
+ * parseGrants(["media:read", "entries:read", "media:read"]); // ["entries:read", "media:read"]
+ * parseGrants(undefined); // []
+ * parseGrants(["entries:read", 5]); // throws 400 Invalid grant at grants[1] (5): expected …
+ */
+export function parseGrants(input: unknown): Grant[] {
+  if (input === undefined) return [];
+  if (!Array.isArray(input)) {
+    throw badRequest(`grants must be an array of grant strings (${VALID_FORM}), got ${describe(input)}`, {
+      field: "grants",
+    });
+  }
+  const out = new Set<Grant>();
+  input.forEach((item: unknown, i) => {
+    if (!isGrant(item)) {
+      throw badRequest(`Invalid grant at grants[${i}] (${describe(item)}): expected ${VALID_FORM}`, {
+        field: `grants[${i}]`,
+      });
+    }
+    out.add(item);
+  });
+  return [...out].sort();
+}
+
+/**
+ * The effective set of a held set: the held grants plus exactly the three implications of spec
+ * 5.4.2 (write ⇒ read on the same resource; any entries grant ⇒ collections:read; any submissions
+ * grant ⇒ forms:read). Never adds a write; the input is not mutated; strings that are not grants
+ * confer nothing. One pass is a fixpoint: implied grants trigger no further implication.
+ *
+ * @example
+ * [...expandGrants(["submissions:write"])].sort();
+ * // ["forms:read", "submissions:read", "submissions:write"]
+ */
+export function expandGrants(grants: Iterable<Grant>): ReadonlySet<Grant> {
+  const out = new Set<Grant>();
+  for (const g of grants) {
+    if (!isGrant(g)) continue;
+    out.add(g);
+    const [resource, action] = split(g);
+    if (action === "write") out.add(`${resource}:read`);
+    if (resource === "entries") out.add("collections:read");
+    if (resource === "submissions") out.add("forms:read");
+  }
+  return out;
+}
+
+/**
+ * True when the held grants, expanded per spec 5.4.2, include `required`. Allocation-free; an
+ * invalid `required` is never held (default deny).
+ *
+ * @example
+ * hasGrant(["entries:read"], "collections:read"); // true
+ * hasGrant(["collections:write"], "entries:read"); // false
+ */
+export function hasGrant(grants: Iterable<Grant>, required: Grant): boolean {
+  if (!isGrant(required)) return false;
+  for (const g of grants) if (isGrant(g) && implies(g, required)) return true;
+  return false;
+}
+
+/**
+ * Throws `missingGrant(required)` (403, message names the grant) unless `hasGrant` holds.
+ *
+ * @example
+ * assertGrant(key.grants, "entries:read"); // throws 403 "Missing grant: entries:read" if absent
+ */
+export function assertGrant(grants: Iterable<Grant>, required: Grant): void {
+  if (!hasGrant(grants, required)) throw missingGrant(required);
+}
+
+/** Whether holding `held` alone covers `required` (both valid grants). Mirrors expandGrants. */
+function implies(held: Grant, required: Grant): boolean {
+  if (held === required) return true;
+  const [reqResource, reqAction] = split(required);
+  if (reqAction !== "read") return false; // spec 5.4.3: no implication confers a write
+  const [resource, action] = split(held);
+  if (resource === reqResource) return action === "write";
+  return (
+    (reqResource === "collections" && resource === "entries") ||
+    (reqResource === "forms" && resource === "submissions")
+  );
+}
+
+function split(g: Grant): [Resource, Action] {
+  const i = g.indexOf(":");
+  return [g.slice(0, i) as Resource, g.slice(i + 1) as Action];
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+  if (value === null || typeof value !== "object") return String(value);
+  return Array.isArray(value) ? "an array" : "an object";
+}

@@ -1,0 +1,150 @@
+/**
+ * Dashboard and account passwords: scrypt hashing (node:crypto), constant-time verification, a
+ * dummy verification for unknown emails, and the length rule. Pure apart from crypto.
+ *
+ * Stored form: `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`. Passwords are NFC-normalized
+ * before hashing so the same visible password matches whatever the client's keyboard sent.
+ *
+ * @example
+ * const stored = await hashPassword("correct horse battery");
+ * await verifyPassword("correct horse battery", stored); // true
+ */
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { badRequest } from "./errors.js";
+
+/**
+ * The length rule, in Unicode code points.
+ *
+ * @example
+ * PASSWORD_MIN_LENGTH; // 8
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+/** @example PASSWORD_MAX_LENGTH; // 1024 */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+const N = 16384;
+const R = 8;
+const P = 1;
+const KEY_LENGTH = 64;
+const SALT_LENGTH = 16;
+const B64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const INT = /^[1-9][0-9]{0,7}$/;
+
+/**
+ * A well-formed stored hash that no password matches (random salt and hash, current parameters).
+ * Verifying against it costs the same as a real verification.
+ *
+ * @example
+ * await verifyPassword("anything", DUMMY_PASSWORD_HASH); // false
+ */
+export const DUMMY_PASSWORD_HASH = encode(N, R, P, randomBytes(SALT_LENGTH), randomBytes(KEY_LENGTH));
+
+/**
+ * Checks the password rule: a string of 8 to 1024 characters (code points). Throws 400 naming it.
+ *
+ * @example
+ * validatePassword("hunter2"); // throws 400 "password must be at least 8 characters"
+ */
+export function validatePassword(pw: unknown): asserts pw is string {
+  if (typeof pw !== "string") throw badRequest("password must be a string", { field: "password" });
+  // A string longer than 2 × max code units has more than max code points; skip counting it.
+  const length = pw.length > 2 * PASSWORD_MAX_LENGTH ? Infinity : [...pw].length;
+  if (length < PASSWORD_MIN_LENGTH) {
+    throw badRequest(`password must be at least ${PASSWORD_MIN_LENGTH} characters`, { field: "password" });
+  }
+  if (length > PASSWORD_MAX_LENGTH) {
+    throw badRequest(`password must be at most ${PASSWORD_MAX_LENGTH} characters`, { field: "password" });
+  }
+}
+
+/**
+ * Hashes a password that passes `validatePassword` with scrypt (N=16384, r=8, p=1, 64-byte key)
+ * and a random 16-byte salt.
+ *
+ * @example
+ * await hashPassword("correct horse battery"); // "scrypt$16384$8$1$<salt>$<hash>"
+ */
+export async function hashPassword(password: string): Promise<string> {
+  validatePassword(password);
+  const salt = randomBytes(SALT_LENGTH);
+  const hash = await derive(password, salt, KEY_LENGTH, N, R, P);
+  return encode(N, R, P, salt, hash);
+}
+
+/**
+ * True when `password` matches `stored`. Constant-time comparison; resolves `false` (never
+ * rejects) for a wrong password, a non-string, or a malformed stored value — the malformed case
+ * still spends one dummy derivation so timing does not tell it apart.
+ *
+ * @example
+ * await verifyPassword(body.password, user.password_hash); // true | false
+ */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parse(stored);
+  if (typeof password !== "string" || password.length > 4 * PASSWORD_MAX_LENGTH) return false;
+  if (!parsed) return verifyAgainstDummy(password);
+  try {
+    const actual = await derive(password, parsed.salt, parsed.hash.length, parsed.n, parsed.r, parsed.p);
+    return timingSafeEqual(actual, parsed.hash);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spends the time of one verification and resolves `false`: call it when a login names an
+ * unknown email, so the response time does not reveal which emails exist.
+ *
+ * @example
+ * const ok = user ? await verifyPassword(pw, user.password_hash) : await verifyAgainstDummy(pw);
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  const dummy = parse(DUMMY_PASSWORD_HASH)!;
+  const text = typeof password === "string" ? password.slice(0, 4 * PASSWORD_MAX_LENGTH) : "";
+  try {
+    const actual = await derive(text, dummy.salt, dummy.hash.length, N, R, P);
+    timingSafeEqual(actual, dummy.hash);
+  } catch {
+    // unreachable in practice; the answer is false either way
+  }
+  return false;
+}
+
+interface Parsed {
+  n: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  hash: Buffer;
+}
+
+/** Parses a stored value; bounds the parameters so a bad row cannot make us allocate gigabytes. */
+function parse(stored: unknown): Parsed | undefined {
+  if (typeof stored !== "string" || stored.length > 1024) return undefined;
+  const parts = stored.split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return undefined;
+  const [, ns, rs, ps, saltB64, hashB64] = parts;
+  if (!INT.test(ns) || !INT.test(rs) || !INT.test(ps) || !B64.test(saltB64) || !B64.test(hashB64)) {
+    return undefined;
+  }
+  const n = Number(ns);
+  const r = Number(rs);
+  const p = Number(ps);
+  if (n < 1024 || n > 2 ** 20 || (n & (n - 1)) !== 0 || r > 32 || p > 16) return undefined;
+  const salt = Buffer.from(saltB64, "base64");
+  const hash = Buffer.from(hashB64, "base64");
+  if (salt.length < SALT_LENGTH || hash.length < 16 || hash.length > 128) return undefined;
+  return { n, r, p, salt, hash };
+}
+
+function encode(n: number, r: number, p: number, salt: Buffer, hash: Buffer): string {
+  return `scrypt$${n}$${r}$${p}$${salt.toString("base64")}$${hash.toString("base64")}`;
+}
+
+function derive(password: string, salt: Buffer, keylen: number, n: number, r: number, p: number) {
+  // scrypt needs about 128·N·r bytes; leave headroom over Node's 32 MiB default for larger N.
+  const options: ScryptOptions = { N: n, r, p, maxmem: 256 * n * r + 2 ** 20 };
+  return new Promise<Buffer>((resolve, reject) => {
+    scrypt(password.normalize("NFC"), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}

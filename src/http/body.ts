@@ -1,0 +1,86 @@
+/**
+ * Reading request bodies with a size limit and clear 4xx errors. Never trusts Content-Length alone:
+ * the stream is counted as it is read.
+ */
+import type { H3Event } from "h3";
+import { badRequest, payloadTooLarge, unsupportedMediaType } from "../core/errors.js";
+
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+export const MAX_JSON_DEPTH = 32;
+
+/** Reads the raw body as bytes, refusing with 413 past `limit`. */
+export async function readBytes(event: H3Event, limit: number): Promise<Uint8Array> {
+  const declared = Number(event.req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  const body = event.req.body;
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/** Checks parsed JSON for prototype-polluting keys and absurd nesting. */
+export function assertSafeJson(value: unknown, depth = 0): void {
+  if (depth > MAX_JSON_DEPTH) throw badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    for (const v of value) assertSafeJson(v, depth + 1);
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(k)) throw badRequest(`Key ${JSON.stringify(k)} is not allowed in a JSON body`);
+      assertSafeJson(v, depth + 1);
+    }
+  }
+}
+
+/**
+ * Reads a JSON body: 415 for another content type, 400 for malformed JSON or invalid UTF-8,
+ * 413 past `limit`. An empty body reads as `undefined`.
+ */
+export async function readJson(event: H3Event, limit: number): Promise<unknown> {
+  const type = event.req.headers.get("content-type") ?? "";
+  const bytes = await readBytes(event, limit);
+  if (bytes.byteLength === 0) return undefined;
+  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw unsupportedMediaType("Send a JSON body with Content-Type: application/json");
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest("Request body is not valid UTF-8");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`Malformed JSON body: ${(error as Error).message}`);
+  }
+  assertSafeJson(value);
+  return value;
+}
+
+/** A JSON body that must be an object. */
+export async function readJsonObject(event: H3Event, limit: number): Promise<Record<string, unknown>> {
+  const value = await readJson(event, limit);
+  if (value === undefined) throw badRequest("Request body is required (a JSON object)");
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw badRequest("Request body must be a JSON object");
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,101 @@
+/**
+ * The one authentication path (spec 5): a bearer token is told apart by its prefix (pk_ key,
+ * ds_ dashboard access token, as_ account session) and resolved into a principal of the request's
+ * workspace; then the route's access is enforced. A credential of another workspace is unknown here.
+ */
+import type { H3Event } from "h3";
+import { forbidden, unauthorized } from "../../core/errors.js";
+import { assertGrant } from "../../core/grants.js";
+import { hashToken, parseBearer, tokenKind } from "../../core/keys.js";
+import { createCredentialRepo } from "../../storage/credentials.js";
+import { repo, type ServiceContext } from "../../service-context.js";
+import type { Access, Principal } from "../access.js";
+import type { TenantWorkspace } from "./tenant.js";
+
+/** spec 2.1 / 8: last_used_at is written at most once a minute per key. */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+/**
+ * The principal a request's Authorization header names, or undefined when there is none.
+ * Throws 401 for a malformed, unknown, expired or revoked credential.
+ */
+export async function authenticate(
+  event: H3Event,
+  service: ServiceContext,
+  workspace: TenantWorkspace,
+): Promise<Principal | undefined> {
+  const header = event.req.headers.get("authorization");
+  if (header === null) return undefined;
+  const token = parseBearer(header);
+  if (!token) throw unauthorized();
+  const creds = repo(service, createCredentialRepo);
+  const hash = hashToken(token);
+  const now = service.now();
+  switch (tokenKind(token)) {
+    case "api_key": {
+      const key = await creds.apiKey(hash);
+      if (!key || key.workspaceId !== workspace.id) throw unauthorized();
+      touchKey(service, key.id, now);
+      return { kind: "key", id: key.id, workspaceId: key.workspaceId, grants: key.grants };
+    }
+    case "dashboard_access": {
+      const session = await creds.dashboardToken(hash);
+      if (!session || session.kind !== "access" || session.workspaceId !== workspace.id) throw unauthorized();
+      if (Date.parse(session.expiresAt) <= now) throw unauthorized();
+      return { kind: "user", id: session.userId, workspaceId: session.workspaceId, role: session.role, grants: session.grants };
+    }
+    case "account_session": {
+      const session = await creds.accountSession(hash);
+      if (!session || session.workspaceId !== workspace.id || !workspace.identity) throw unauthorized();
+      if (!session.active || Date.parse(session.expiresAt) <= now) throw unauthorized();
+      return { kind: "account", id: session.userId, workspaceId: session.workspaceId, email: session.email, attributes: session.attributes };
+    }
+    default:
+      throw unauthorized();
+  }
+}
+
+/** Fire-and-forget, throttled cluster-wide through shared state: never a write per request. */
+function touchKey(service: ServiceContext, id: string, now: number): void {
+  void service.shared
+    .claim(`key-used:${id}`, LAST_USED_INTERVAL_MS)
+    .then((won) => (won ? repo(service, createCredentialRepo).touchKey(id, new Date(now).toISOString()) : undefined))
+    .catch((error: unknown) => service.logger.warn("could not record last_used_at:", (error as Error).message));
+}
+
+/** Enforces a route's access; returns the principal the handler may use. */
+export async function authorize(
+  event: H3Event,
+  accessRule: Access,
+  service: ServiceContext,
+  workspace: TenantWorkspace,
+): Promise<Principal | undefined> {
+  if (accessRule.kind === "public") return undefined; // spec 5.2.3: a key sent is ignored
+  const principal = await authenticate(event, service, workspace);
+  if (accessRule.kind === "custom") return principal;
+  if (!principal) throw unauthorized();
+  switch (accessRule.kind) {
+    case "grant":
+      assertPrincipalGrant(principal, accessRule.grant);
+      return principal;
+    case "owner":
+      if (principal.kind === "user" && principal.role === "owner") return principal;
+      throw forbidden("Only a workspace owner can do this (owner-only, cannot be granted)");
+    case "key":
+      if (principal.kind !== "key") throw unauthorized();
+      return principal;
+    case "session":
+      if (principal.kind !== "user") throw forbidden("A dashboard session is required");
+      return principal;
+    case "account":
+      if (principal.kind !== "account") throw forbidden("An account session is required");
+      return principal;
+  }
+}
+
+/** Grant check for any principal: owners bypass (spec 5.5); accounts carry no grants (spec 2.4). */
+export function assertPrincipalGrant(principal: Principal | undefined, grant: Parameters<typeof assertGrant>[1]): void {
+  if (!principal) throw unauthorized();
+  if (principal.kind === "user" && principal.role === "owner") return;
+  assertGrant(principal.kind === "account" ? [] : principal.grants, grant);
+}

@@ -1,0 +1,30 @@
+/**
+ * Tenant routing (spec 1): the Host header names the workspace; nothing in the path does.
+ * Lower-cased, port stripped; X-Forwarded-Host only when the service trusts its proxy.
+ */
+import type { H3Event } from "h3";
+import { unknownTenant } from "../../core/errors.js";
+import { tryNormalizeHost } from "../../core/tenancy.js";
+import type { ServiceContext } from "../../service-context.js";
+
+export interface TenantWorkspace {
+  id: string;
+  slug: string;
+  name: string;
+  identity: boolean;
+}
+
+/** The request's host as the router sees it. */
+export function requestHost(event: H3Event, trustProxy: boolean): string | undefined {
+  const headers = event.req.headers;
+  const forwarded = trustProxy ? headers.get("x-forwarded-host")?.split(",")[0] : undefined;
+  return tryNormalizeHost(forwarded ?? headers.get("host") ?? new URL(event.req.url).host);
+}
+
+/** Resolves the workspace or throws 404 Unknown tenant. */
+export async function resolveTenant(event: H3Event, service: ServiceContext): Promise<TenantWorkspace> {
+  const host = requestHost(event, service.options.trustProxy);
+  const workspace = host ? await service.workspaces.byHost(host) : undefined;
+  if (!workspace) throw unknownTenant();
+  return workspace;
+}

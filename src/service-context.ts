@@ -1,0 +1,50 @@
+/**
+ * What every handler, service and command receives: the storage handles, the event bus and the
+ * resolved options. Repositories hang off it through `repo()` so feature modules add theirs
+ * without a central registry.
+ */
+import type { Storage } from "unstorage";
+import type { ConsolaInstance } from "consola";
+import type { Sql } from "./storage/sql.js";
+import type { Sealer } from "./storage/seal.js";
+import type { EventBus } from "./services/bus.js";
+import type { WorkspaceRepo } from "./storage/workspaces.js";
+import type { SharedState } from "./storage/shared-state.js";
+
+export interface ResolvedOptions {
+  dataDir: string | undefined;
+  trustProxy: boolean;
+  allowPrivateWebhookTargets: boolean;
+  /** Largest JSON body, bytes. */
+  bodyLimit: number;
+  /** Largest media upload or site deploy, bytes. */
+  uploadLimit: number;
+}
+
+export interface ServiceContext {
+  sql: Sql;
+  blobs: Storage;
+  sealer: Sealer;
+  bus: EventBus;
+  shared: SharedState;
+  logger: ConsolaInstance;
+  workspaces: WorkspaceRepo;
+  options: ResolvedOptions;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now(): number;
+}
+
+const repos = new WeakMap<ServiceContext, Map<unknown, unknown>>();
+
+/**
+ * One instance of a repository per service context.
+ *
+ * @example
+ * const keys = repo(ctx, createKeyRepo);
+ */
+export function repo<T>(ctx: ServiceContext, factory: (ctx: ServiceContext) => T): T {
+  let map = repos.get(ctx);
+  if (!map) repos.set(ctx, (map = new Map()));
+  if (!map.has(factory)) map.set(factory, factory(ctx));
+  return map.get(factory) as T;
+}

@@ -1,0 +1,152 @@
+/**
+ * createService: the embeddable library entry. Opens storage (SQLite + local files by default),
+ * migrates, wires the event bus and the h3 app, and hands back `fetch` and a Node handler.
+ */
+import { resolve, join } from "node:path";
+import { createConsola, type ConsolaInstance } from "consola";
+import type { Storage } from "unstorage";
+import type { H3 } from "h3";
+import { toNodeHandler, type NodeHandler } from "h3/node";
+import { z } from "zod";
+import { openDatabase } from "./storage/open.js";
+import { migrate } from "./storage/migrate.js";
+import type { Sql } from "./storage/sql.js";
+import { createBlobStorage } from "./storage/blobs.js";
+import { createSealer, loadMasterKeys } from "./storage/seal.js";
+import { createWorkspaceRepo } from "./storage/workspaces.js";
+import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
+import { createEventBus } from "./services/bus.js";
+import { createHttpApp } from "./http/app.js";
+import type { ServiceContext } from "./service-context.js";
+import { startFeatures } from "./features.js";
+
+/** Options of {@link createService}. Every field is optional; the defaults make a working service. */
+export interface ServiceOptions {
+  /** Directory for the embedded defaults (SQLite file, blobs, secret.key). Default `./.svc`. */
+  dataDir?: string;
+  /** A database URL (`postgres://…`, a SQLite file path, `:memory:`) or an open {@link Sql}. Default `<dataDir>/contentsvc.db`. */
+  database?: string | Sql;
+  /** A blob location (directory, `memory:`, `redis://…`) or an unstorage `Storage`. Default `<dataDir>/blobs`. */
+  blobs?: string | Storage;
+  /** Redis URL for state shared by several instances. Default: in-process. */
+  redis?: string;
+  /** Master key for secrets at rest, base64 of 32 bytes. Default `SVC_SECRET_KEY` or `<dataDir>/secret.key`. */
+  secretKey?: string;
+  /** Read X-Forwarded-Host behind a trusted proxy. Default false. */
+  trustProxy?: boolean;
+  /** Let webhook URLs point at loopback/private addresses (local development, tests). Default false. */
+  allowPrivateWebhookTargets?: boolean;
+  /** Largest JSON request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Largest media upload or site deploy in bytes. Default 50 MiB. */
+  uploadLimit?: number;
+  /** Logger; default a consola instance tagged `contentsvc`. */
+  logger?: ConsolaInstance;
+  /** Webhook delivery tuning for tests and embedders (extra CAs, DNS lookup, clock). */
+  webhooks?: Record<string, unknown>;
+  /** Clock in ms, for tests. Default Date.now. */
+  now?: () => number;
+}
+
+const optionsSchema = z
+  .object({
+    dataDir: z.string().min(1).optional(),
+    database: z.union([z.string().min(1), z.custom<Sql>((v) => typeof v === "object" && v !== null && "dialect" in v)]).optional(),
+    blobs: z.union([z.string().min(1), z.custom<Storage>((v) => typeof v === "object" && v !== null && "getItem" in v)]).optional(),
+    redis: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+    secretKey: z.string().min(1).optional(),
+    trustProxy: z.boolean().optional(),
+    allowPrivateWebhookTargets: z.boolean().optional(),
+    bodyLimit: z.number().int().positive().optional(),
+    uploadLimit: z.number().int().positive().optional(),
+    logger: z.any().optional(),
+    webhooks: z.record(z.string(), z.unknown()).optional(),
+    now: z.function().optional(),
+  })
+  .strict();
+
+export interface Service {
+  /** The h3 app; mount it or call `app.request()`. */
+  app: H3;
+  /** Web-standard handler for Bun.serve, Deno.serve, workers. */
+  fetch: (request: Request) => Promise<Response>;
+  /** node:http / Express handler. */
+  handler: NodeHandler;
+  /** Storage, bus and options, for advanced embedding and tests. */
+  context: ServiceContext;
+  /** Graceful close: flushes debounced webhook deliveries, then closes storage. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a service.
+ *
+ * @example
+ * import { createService } from "contentsvc";
+ * const svc = await createService({ dataDir: "./.svc" });
+ * Bun.serve({ fetch: svc.fetch });
+ */
+export async function createService(options: ServiceOptions = {}): Promise<Service> {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`contentsvc: invalid option ${issue.path.join(".") || "(options)"}: ${issue.message}`);
+  }
+  const dataDir = resolve(options.dataDir ?? process.env.SVC_DATA_DIR ?? "./.svc");
+  const logger = options.logger ?? createConsola({ defaults: { tag: "contentsvc" } });
+  const now = options.now ?? Date.now;
+
+  const sql = typeof options.database === "object" ? options.database : await openDatabase(options.database ?? join(dataDir, "contentsvc.db"));
+  const ownsSql = typeof options.database !== "object";
+  const cleanup: (() => Promise<unknown>)[] = [];
+  try {
+    await migrate(sql);
+    const blobs = typeof options.blobs === "object" ? options.blobs : await createBlobStorage(options.blobs ?? join(dataDir, "blobs"));
+    const sealer = createSealer(
+      loadMasterKeys({ secretKey: options.secretKey ?? process.env.SVC_SECRET_KEY, oldKeys: process.env.SVC_SECRET_KEYS_OLD, dataDir }),
+    );
+    const shared: SharedState = options.redis
+      ? await (await import("./storage/redis-state.js")).createRedisSharedState(options.redis)
+      : createMemorySharedState(now);
+    cleanup.push(() => shared.close());
+    const context: ServiceContext = {
+      sql,
+      blobs,
+      sealer,
+      bus: createEventBus((error) => logger.error("event listener failed:", error)),
+      shared,
+      logger,
+      workspaces: createWorkspaceRepo(sql),
+      options: {
+        dataDir,
+        trustProxy: options.trustProxy ?? false,
+        allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? false,
+        bodyLimit: options.bodyLimit ?? 1024 * 1024,
+        uploadLimit: options.uploadLimit ?? 50 * 1024 * 1024,
+      },
+      now,
+    };
+    const stopFeatures = await startFeatures(context, options);
+    const app = createHttpApp(context);
+    let closed: Promise<void> | undefined;
+    return {
+      app,
+      context,
+      fetch: (request) => Promise.resolve(app.fetch(request)),
+      handler: toNodeHandler(app),
+      close() {
+        closed ??= (async () => {
+          await stopFeatures();
+          await shared.close();
+          if (ownsSql) await sql.close();
+          await blobs.dispose?.();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    for (const fn of cleanup) await fn().catch(() => {});
+    if (ownsSql) await sql.close().catch(() => {});
+    throw error;
+  }
+}

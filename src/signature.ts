@@ -1,0 +1,21 @@
+/**
+ * `contentsvc/signature`: verify webhook deliveries in any runtime (spec 6.4). Dependency-free.
+ *
+ * @example
+ * import { verifyRequest } from "contentsvc/signature";
+ * const v = await verifyRequest(request, process.env.WEBHOOK_SECRET!);
+ */
+export {
+  SIGNATURE_HEADER,
+  signPayload,
+  verifySignature,
+  verifyRequest,
+  verifyNodeRequest,
+} from "./core/signature.js";
+export type {
+  RawBody,
+  VerifyFailure,
+  VerifyResult,
+  VerifyNodeRequestOptions,
+  NodeRequestLike,
+} from "./core/signature.js";

@@ -1,0 +1,91 @@
+/**
+ * Resolving a presented bearer token (already hashed) into the stored credential it names.
+ * Only hashes are stored (spec 2.1); lookups go through unique indexes.
+ */
+import type { Grant } from "../core/grants.js";
+import { isGrant } from "../core/grants.js";
+import type { ServiceContext } from "../service-context.js";
+
+export interface KeyCredential {
+  id: string;
+  workspaceId: string;
+  grants: Grant[];
+  lastUsedAt: string | null;
+}
+export interface DashboardCredential {
+  userId: string;
+  workspaceId: string;
+  kind: "access" | "refresh";
+  role: "owner" | "member";
+  grants: Grant[];
+  expiresAt: string;
+}
+export interface AccountCredential {
+  userId: string;
+  workspaceId: string;
+  email: string;
+  attributes: Record<string, unknown>;
+  active: boolean;
+  expiresAt: string;
+}
+
+/** Stored grants are parsed leniently: an unknown string is dropped, never widened. */
+export function parseStoredGrants(json: string): Grant[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value) ? value.filter(isGrant) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function createCredentialRepo(ctx: ServiceContext) {
+  const { sql } = ctx;
+  return {
+    async apiKey(hash: string): Promise<KeyCredential | undefined> {
+      const row = await sql.get<{ id: string; workspace_id: string; grants: string; last_used_at: string | null }>(
+        "SELECT id, workspace_id, grants, last_used_at FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
+        [hash],
+      );
+      return row && { id: row.id, workspaceId: row.workspace_id, grants: parseStoredGrants(row.grants), lastUsedAt: row.last_used_at };
+    },
+    async touchKey(id: string, at: string): Promise<void> {
+      await sql.run("UPDATE api_keys SET last_used_at = ? WHERE id = ?", [at, id]);
+    },
+    async dashboardToken(hash: string): Promise<DashboardCredential | undefined> {
+      const row = await sql.get<{ user_id: string; workspace_id: string; kind: string; role: string; grants: string; expires_at: string }>(
+        "SELECT user_id, workspace_id, kind, role, grants, expires_at FROM dashboard_tokens WHERE token_hash = ?",
+        [hash],
+      );
+      return (
+        row && {
+          userId: row.user_id,
+          workspaceId: row.workspace_id,
+          kind: row.kind === "refresh" ? "refresh" : "access",
+          role: row.role === "owner" ? "owner" : "member",
+          grants: parseStoredGrants(row.grants),
+          expiresAt: row.expires_at,
+        }
+      );
+    },
+    async accountSession(hash: string): Promise<AccountCredential | undefined> {
+      const row = await sql.get<{ user_id: string; workspace_id: string; email: string; attributes: string; active: number; expires_at: string }>(
+        "SELECT s.user_id, s.workspace_id, u.email, u.attributes, u.active, s.expires_at FROM account_sessions s JOIN end_users u ON u.id = s.user_id WHERE s.token_hash = ?",
+        [hash],
+      );
+      if (!row) return undefined;
+      let attributes: Record<string, unknown> = {};
+      try {
+        attributes = JSON.parse(row.attributes) as Record<string, unknown>;
+      } catch {}
+      return {
+        userId: row.user_id,
+        workspaceId: row.workspace_id,
+        email: row.email,
+        attributes,
+        active: Boolean(row.active),
+        expiresAt: row.expires_at,
+      };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Driver errors → the service's error model: a lost database is a 503 (the client may retry),
+ * a uniqueness clash is recognisable by repositories, anything else stays internal (500, no SQL
+ * text in the response).
+ */
+import { isServiceError, unavailable } from "../core/errors.js";
+
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "08000",
+  "08003",
+  "08006",
+  "53300", // too_many_connections
+]);
+
+export function mapDriverError(error: unknown): unknown {
+  if (isServiceError(error)) return error;
+  const code = (error as { code?: unknown })?.code;
+  const message = (error as { message?: unknown })?.message;
+  if (typeof code === "string" && CONNECTION_CODES.has(code)) return unavailable("Database unavailable");
+  if (typeof message === "string" && /Connection terminated|not queryable|Client was closed/i.test(message)) {
+    return unavailable("Database unavailable");
+  }
+  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return unavailable("Database busy");
+  return error;
+}
+
+/** True for a UNIQUE constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

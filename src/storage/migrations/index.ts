@@ -1,0 +1,13 @@
+/**
+ * Versioned migrations, applied in order at start. Append only: never edit a shipped migration.
+ */
+import type { Dialect } from "../sql.js";
+import { initial } from "./001-initial.js";
+
+export interface Migration {
+  id: number;
+  name: string;
+  sql: (dialect: Dialect) => string;
+}
+
+export const migrations: Migration[] = [{ id: 1, name: "initial", sql: () => initial }];

@@ -1,0 +1,55 @@
+/**
+ * Shared state on Redis, so several instances throttle, rate-limit and invalidate as one.
+ */
+import { Redis } from "ioredis";
+import type { SharedState } from "./shared-state.js";
+
+const PREFIX = "contentsvc:";
+
+export async function createRedisSharedState(url: string): Promise<SharedState> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  await client.connect();
+  let subscriber: Redis | undefined;
+  const listeners = new Map<string, Set<(m: string) => void>>();
+
+  const ensureSubscriber = async () => {
+    if (subscriber) return subscriber;
+    subscriber = client.duplicate();
+    subscriber.on("message", (channel: string, message: string) => {
+      for (const l of listeners.get(channel.slice(PREFIX.length)) ?? []) l(message);
+    });
+    return subscriber;
+  };
+
+  return {
+    async claim(key, ttlMs) {
+      return (await client.set(PREFIX + key, "1", "PX", ttlMs, "NX")) === "OK";
+    },
+    async hit(key, windowMs) {
+      const k = PREFIX + key;
+      const [[, count], [, ttl]] = (await client.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
+      if (ttl < 0) {
+        await client.pexpire(k, windowMs);
+        return { count, resetMs: windowMs };
+      }
+      return { count, resetMs: ttl };
+    },
+    async publish(channel, message) {
+      await client.publish(PREFIX + channel, message);
+    },
+    subscribe(channel, listener) {
+      let set = listeners.get(channel);
+      if (!set) {
+        listeners.set(channel, (set = new Set()));
+        void ensureSubscriber().then((s) => s.subscribe(PREFIX + channel));
+      }
+      set.add(listener);
+      return () => set!.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+      subscriber?.disconnect();
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}

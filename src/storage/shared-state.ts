@@ -1,0 +1,63 @@
+/**
+ * Ephemeral state shared by every instance of the service: throttles (last_used_at), rate-limit
+ * counters, and invalidation messages. In-process by default; Redis when configured, so several
+ * instances behave as one (DESIGN §3).
+ */
+export interface SharedState {
+  /**
+   * Sets `key` only if it is not set, for `ttlMs`. True when this caller set it (it "won").
+   * Used to do something at most once per window across the cluster.
+   */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Increments a counter that expires `windowMs` after its first increment; returns the new count. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Publishes an invalidation message to every instance (including this one). */
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, listener: (message: string) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Single-process implementation with lazy expiry; bounded by periodic sweeps. */
+export function createMemorySharedState(now: () => number = Date.now): SharedState {
+  const claims = new Map<string, number>();
+  const counters = new Map<string, { count: number; expires: number }>();
+  const listeners = new Map<string, Set<(m: string) => void>>();
+  const sweep = () => {
+    const t = now();
+    for (const [k, exp] of claims) if (exp <= t) claims.delete(k);
+    for (const [k, c] of counters) if (c.expires <= t) counters.delete(k);
+  };
+  const timer = setInterval(sweep, 60_000);
+  timer.unref();
+  return {
+    async claim(key, ttlMs) {
+      const t = now();
+      const exp = claims.get(key);
+      if (exp !== undefined && exp > t) return false;
+      claims.set(key, t + ttlMs);
+      return true;
+    },
+    async hit(key, windowMs) {
+      const t = now();
+      let c = counters.get(key);
+      if (!c || c.expires <= t) counters.set(key, (c = { count: 0, expires: t + windowMs }));
+      c.count++;
+      return { count: c.count, resetMs: c.expires - t };
+    },
+    async publish(channel, message) {
+      for (const l of listeners.get(channel) ?? []) l(message);
+    },
+    subscribe(channel, listener) {
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(listener);
+      return () => set!.delete(listener);
+    },
+    async close() {
+      clearInterval(timer);
+      claims.clear();
+      counters.clear();
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The SQL seam: one small interface over db0 connectors so repositories write `?`-placeholder SQL
+ * once and run it on SQLite and PostgreSQL alike.
+ *
+ * db0 gives us the connectors; we add what db0 0.4 lacks for a server: statements prepared once
+ * (SQLite hot paths), a real connection pool and transactions on PostgreSQL, and a write mutex on
+ * SQLite (one connection, async callers).
+ */
+import type { Database as Db0Database } from "db0";
+
+export type Dialect = "sqlite" | "postgresql";
+export type SqlValue = string | number | boolean | null | undefined;
+
+export interface SqlRunResult {
+  changes: number;
+}
+
+/** What repositories talk to. Placeholders are always `?`. */
+export interface Sql {
+  readonly dialect: Dialect;
+  all<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T[]>;
+  get<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
+  run(sql: string, params?: SqlValue[]): Promise<SqlRunResult>;
+  /** Several statements, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** The db0 database underneath, for embedders who want it. */
+  readonly db0: Db0Database | undefined;
+  close(): Promise<void>;
+}
+
+/** `?` → `$1, $2, …` for PostgreSQL. Our SQL never has `?` inside string literals. */
+export function toPostgresPlaceholders(sql: string): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+}
+
+/** Booleans are stored as INTEGER 0/1 on both dialects, so one set of queries binds the same values. */
+export function normalizeParams(_dialect: Dialect, params: SqlValue[] = []): (string | number | null)[] {
+  return params.map((p) => {
+    if (p === undefined) return null;
+    if (typeof p === "boolean") return p ? 1 : 0;
+    return p;
+  });
+}
+
+/** A promise-chain mutex: `run(fn)` runs after every earlier `run` settled. */
+export function createMutex() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    run<T>(fn: () => Promise<T>): Promise<T> {
+      const result = tail.then(fn, fn);
+      tail = result.catch(() => undefined);
+      return result;
+    },
+  };
+}

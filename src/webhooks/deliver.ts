@@ -1,0 +1,147 @@
+/**
+ * One delivery attempt (spec 6.4–6.6): build and sign the body once, POST it with the dispatcher
+ * headers, succeed on 2xx, never follow redirects, abandon at the deadline, ignore the body.
+ */
+import { request, type Agent } from "node:https";
+import { performance } from "node:perf_hooks";
+import { urlToHttpOptions } from "node:url";
+import type { ServiceEvent } from "../core/events.js";
+import { checkLiteralHost } from "./pinned-agent.js";
+import { SIGNATURE_HEADER, signDelivery } from "./sign.js";
+import type { WebhookTarget } from "./types.js";
+
+export interface AttemptOptions {
+  agent: Agent;
+  /** Deadline for the whole attempt: DNS, connect, TLS, write, response headers. */
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  /** Send time of this attempt, ISO 8601 (spec 6.1). */
+  timestamp: string;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  status: number | null;
+  error?: string;
+  signature: string;
+  durationMs: number;
+}
+
+/** A running attempt; `abort` ends it as a failure (used by close()). */
+export interface Attempt {
+  done: Promise<AttemptOutcome>;
+  abort(reason: string): void;
+}
+
+/** Custom headers may not replace these (spec 6.5); the dispatcher sets them itself. */
+const RESERVED_HEADERS = new Set(["host", "content-type", "content-length", "transfer-encoding", "connection", "x-service-signature"]);
+
+/** At most this much of a response body is drained for socket reuse; beyond it the socket is closed. */
+const DRAIN_LIMIT = 64 * 1024;
+
+/**
+ * Starts one signed POST of `event` to `target`.
+ *
+ * @example
+ * const { done } = startAttempt(target, event, { agent, timeoutMs: 10_000, allowPrivateTargets: false, timestamp });
+ * const { ok, status, signature } = await done;
+ */
+export function startAttempt(target: WebhookTarget, event: ServiceEvent, options: AttemptOptions): Attempt {
+  const started = performance.now();
+  const { body, signature } = signDelivery(target, event, options.timestamp);
+  let settle!: (outcome: Omit<AttemptOutcome, "signature" | "durationMs">) => void;
+  let settled = false;
+  const done = new Promise<AttemptOutcome>((resolve) => {
+    settle = (outcome) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...outcome, signature, durationMs: performance.now() - started });
+    };
+  });
+  const fail = (error: string) => settle({ ok: false, status: null, error });
+
+  let url: URL;
+  try {
+    url = targetUrl(target.url, options.allowPrivateTargets);
+  } catch (err) {
+    fail(errorText(err));
+    return { done, abort: () => {} };
+  }
+
+  let req: ReturnType<typeof request>;
+  try {
+    req = request({
+      ...urlToHttpOptions(url),
+      method: "POST",
+      agent: options.agent,
+      headers: buildHeaders(target.headers, body.length, signature),
+    });
+  } catch (err) {
+    // Only an illegal custom header name or value gets here; Node's message names the header, not its value.
+    fail(errorText(err));
+    return { done, abort: () => {} };
+  }
+
+  // spec 6.6: the deadline covers the whole attempt; after the outcome it also bounds the drain.
+  const timer = setTimeout(() => {
+    fail(`timed out after ${options.timeoutMs} ms`);
+    req.destroy();
+  }, options.timeoutMs);
+  req.once("close", () => clearTimeout(timer));
+  req.on("error", (err) => fail(errorText(err)));
+  req.once("response", (res) => {
+    const status = res.statusCode ?? 0;
+    const ok = status >= 200 && status < 300;
+    const why = status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
+    settle(ok ? { ok, status } : { ok, status, error: why });
+    // spec 6.6: the body is ignored. Drain a little so the socket can be reused, never buffer it.
+    let seen = 0;
+    res.on("error", () => {});
+    res.on("data", (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_LIMIT) req.destroy();
+    });
+  });
+  req.end(body);
+
+  return {
+    done,
+    abort(reason) {
+      fail(reason);
+      req.destroy();
+    },
+  };
+}
+
+/** Parses and pre-checks the URL; IP literals are checked here because Node never calls `lookup` for them. */
+function targetUrl(raw: string, allowPrivateTargets: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error("invalid webhook URL");
+  }
+  if (url.protocol !== "https:") throw new Error("only https:// webhook URLs are delivered");
+  checkLiteralHost(url.hostname, allowPrivateTargets);
+  return url;
+}
+
+function buildHeaders(custom: Record<string, string>, length: number, signature: string): Record<string, string | number> {
+  const headers: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(custom)) {
+    if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  headers["Content-Type"] = "application/json";
+  headers["Content-Length"] = length;
+  headers[SIGNATURE_HEADER] = signature;
+  return headers;
+}
+
+/** A short, safe description of a failure: the message and code, nothing from the request. */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
+  }
+  return String(err);
+}

@@ -1,0 +1,174 @@
+/**
+ * The webhook dispatcher (DESIGN 2): match -> coalesce/debounce -> queue -> deliver -> retry ->
+ * drop+log, and a graceful flush on close (spec 6.6, 6.7).
+ */
+import { eventSubjectId, type ServiceEvent } from "../core/events.js";
+import { createDebounceWindows } from "./debounce.js";
+import { createPinnedAgent } from "./pinned-agent.js";
+import { DEFAULTS, MAX_DEBOUNCE_MS, resolveOptions } from "./options.js";
+import { createDeliveryQueue } from "./queue.js";
+import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
+
+interface Pending {
+  target: WebhookTarget;
+  event: ServiceEvent;
+}
+
+/**
+ * Creates an in-memory dispatcher. Debouncing is trailing: a window closes a fixed time after the
+ * last event put in it, and sends only that last event (spec 6.7.3).
+ *
+ * @example
+ * const dispatcher = createDispatcher({ source: { targetsFor: (ws, event) => repo.activeWebhooks(ws, event) } });
+ * dispatcher.emit({ workspaceId, event: "content.updated", data: { collection: "posts", entry } });
+ * await dispatcher.close();
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const opts = resolveOptions(options);
+  const { clock, logger, source } = opts;
+  const agent = createPinnedAgent({
+    allowPrivateTargets: opts.allowPrivateTargets,
+    lookup: opts.lookup,
+    ca: opts.ca,
+    maxSockets: opts.maxPerHost,
+  });
+  const queue = createDeliveryQueue({
+    agent,
+    clock,
+    logger,
+    timeoutMs: opts.timeoutMs,
+    retryDelaysMs: opts.retryDelaysMs,
+    maxConcurrency: opts.maxConcurrency,
+    maxPerHost: opts.maxPerHost,
+    allowPrivateTargets: opts.allowPrivateTargets,
+  });
+  // spec 6.7.1: content.updated is coalesced per entry BEFORE the webhooks are looked up. Every
+  // webhook of the workspace sees the same update stream, so this equals coalescing per
+  // (webhook, entry), with one window and one lookup per burst instead of one per webhook.
+  const coalesce = createDebounceWindows<ServiceEvent>(clock, (event) => fanOut(event, false));
+  // spec 6.7.2: the optional per-webhook window, after coalescing (so updated waits ~debounce_ms + 0.5 s).
+  const debounce = createDebounceWindows<Pending>(clock, ({ target, event }) => send(target, event));
+  const lookups = new Set<Promise<void>>();
+  let dropped = 0;
+  let closing: Promise<void> | undefined;
+  let lastCapLog = -Infinity;
+  let capSuppressed = 0;
+
+  const pending = () => coalesce.size + debounce.size + lookups.size + queue.pending;
+
+  const dropFull = (what: Record<string, unknown>): void => {
+    dropped++;
+    // Under a flood, one line per second (with the count) instead of one per event.
+    const now = clock.now();
+    if (now - lastCapLog < 1000) return void capSuppressed++;
+    logger.warn(`webhook delivery dropped: ${opts.maxPending} deliveries pending`, { ...what, droppedSinceLastLine: capSuppressed + 1 });
+    lastCapLog = now;
+    capSuppressed = 0;
+  };
+
+  const fanOut = (event: ServiceEvent, immediate: boolean): void => {
+    const lookup: Promise<void> = Promise.resolve()
+      .then(() => source.targetsFor(event.workspaceId, event.event))
+      .then((targets) => {
+        for (const target of targets) {
+          // The source promises active, subscribed webhooks of this workspace; checked again anyway.
+          if (target.active && target.workspaceId === event.workspaceId && target.events.includes(event.event)) {
+            route(target, event, immediate);
+          }
+        }
+      })
+      .catch((err: unknown) => {
+        dropped++;
+        logger.error("webhook targets lookup failed; event not delivered", {
+          workspace: event.workspaceId,
+          event: event.event,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      })
+      .finally(() => lookups.delete(lookup));
+    lookups.add(lookup);
+  };
+
+  const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean): void => {
+    const delay = Math.min(target.debounceMs || 0, MAX_DEBOUNCE_MS);
+    if (immediate || !(delay > 0)) return send(target, event);
+    const key =
+      target.debounceScope === "webhook"
+        ? `${target.id}\0${event.event}`
+        : `${target.id}\0${event.event}\0${eventSubjectId(event)}`;
+    if (!debounce.has(key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
+    debounce.touch(key, { target, event }, delay);
+  };
+
+  const send = (target: WebhookTarget, event: ServiceEvent): void => {
+    if (pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
+    queue.push({ target, event, retries: true });
+  };
+
+  const flush = async (): Promise<void> => {
+    for (const event of coalesce.drain()) fanOut(event, true);
+    for (const { target, event } of debounce.drain()) send(target, event);
+    // Lookups already under way may still open windows: wait for them, then send those too.
+    await Promise.all([...lookups]);
+    for (const { target, event } of debounce.drain()) send(target, event);
+  };
+
+  const shutdown = async (graceMs: number): Promise<void> => {
+    queue.stopRetries();
+    await flush();
+    if (queue.inFlight + queue.pending > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)));
+      const late = await Promise.race([queue.idle().then(() => false), expired]);
+      clearTimeout(timer);
+      if (late) queue.abortAll(`dispatcher closed before the delivery finished (grace ${graceMs} ms)`);
+      await queue.idle();
+    }
+    coalesce.drain();
+    debounce.drain();
+    agent.destroy();
+  };
+
+  return {
+    emit(event) {
+      try {
+        if (closing) {
+          dropped++;
+          logger.warn("webhook event dropped: dispatcher closed", { workspace: event.workspaceId, event: event.event });
+          return;
+        }
+        if (event.event === "content.updated") {
+          const key = `${event.workspaceId}\0${event.data.entry.id}`;
+          if (!coalesce.has(key) && pending() >= opts.maxPending) return dropFull({ event: event.event });
+          return coalesce.touch(key, event, opts.coalesceMs);
+        }
+        if (pending() >= opts.maxPending) return dropFull({ event: event.event });
+        fanOut(event, false);
+      } catch (err) {
+        // Called after commit: a bad event must never break the write that emitted it.
+        dropped++;
+        logger.error("webhook event rejected", { error: err instanceof Error ? err.message : String(err) });
+      }
+    },
+    deliverNow(target, event, deliverOptions) {
+      if (closing) {
+        return Promise.resolve<DeliveryResult>({ ok: false, status: null, error: "dispatcher closed", attempts: 0, durationMs: 0, signature: "" });
+      }
+      return new Promise((resolve) => queue.push({ target, event, retries: deliverOptions?.retries ?? false, onDone: resolve }));
+    },
+    flush,
+    close(closeOptions) {
+      closing ??= shutdown(closeOptions?.graceMs ?? DEFAULTS.graceMs);
+      return closing;
+    },
+    stats() {
+      return {
+        pending: pending(),
+        inFlight: queue.inFlight,
+        delivered: queue.counts.delivered,
+        failed: queue.counts.failed,
+        dropped: dropped + queue.counts.dropped,
+      };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Dispatcher options: validated once at creation (the error names the option), defaults applied.
+ */
+import { consola } from "consola";
+import type { DispatcherClock, DispatcherLogger, DispatcherOptions } from "./types.js";
+
+/** spec 6.6 and 6.7.1 defaults, plus the dispatcher's own bounds. */
+export const DEFAULTS = {
+  timeoutMs: 10_000,
+  retryDelaysMs: [1000, 2000],
+  coalesceMs: 500,
+  maxConcurrency: 64,
+  maxPerHost: 8,
+  maxPending: 100_000,
+  graceMs: 5000,
+} as const;
+
+/** spec 2.6: debounce_ms is at most one hour. */
+export const MAX_DEBOUNCE_MS = 3_600_000;
+
+export interface ResolvedOptions extends Required<Omit<DispatcherOptions, "lookup" | "ca">> {
+  lookup: DispatcherOptions["lookup"];
+  ca: DispatcherOptions["ca"];
+}
+
+const defaultClock: DispatcherClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * @example
+ * resolveOptions({ source, timeoutMs: 0 }); // throws "contentsvc/webhooks: option timeoutMs must be a positive number"
+ */
+export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
+  if (!options || typeof options.source?.targetsFor !== "function") {
+    throw new TypeError("contentsvc/webhooks: option source must have a targetsFor(workspaceId, event) function");
+  }
+  const resolved: ResolvedOptions = {
+    source: options.source,
+    allowPrivateTargets: options.allowPrivateTargets ?? false,
+    lookup: options.lookup,
+    ca: options.ca,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    retryDelaysMs: [...(options.retryDelaysMs ?? DEFAULTS.retryDelaysMs)],
+    coalesceMs: options.coalesceMs ?? DEFAULTS.coalesceMs,
+    maxConcurrency: options.maxConcurrency ?? DEFAULTS.maxConcurrency,
+    maxPerHost: options.maxPerHost ?? DEFAULTS.maxPerHost,
+    maxPending: options.maxPending ?? DEFAULTS.maxPending,
+    clock: options.clock ?? defaultClock,
+    logger: options.logger ?? (consola.withTag("webhooks") as DispatcherLogger),
+  };
+  positive("timeoutMs", resolved.timeoutMs);
+  atLeast("coalesceMs", resolved.coalesceMs, 0);
+  integer("maxConcurrency", resolved.maxConcurrency);
+  integer("maxPerHost", resolved.maxPerHost);
+  integer("maxPending", resolved.maxPending);
+  if (!resolved.retryDelaysMs.every((ms) => Number.isFinite(ms) && ms >= 0)) {
+    throw new TypeError("contentsvc/webhooks: option retryDelaysMs must be a list of non-negative numbers");
+  }
+  if (options.lookup !== undefined && typeof options.lookup !== "function") {
+    throw new TypeError("contentsvc/webhooks: option lookup must be a function");
+  }
+  return resolved;
+}
+
+function positive(name: string, value: number): void {
+  if (!(Number.isFinite(value) && value > 0)) throw new TypeError(`contentsvc/webhooks: option ${name} must be a positive number`);
+}
+
+function atLeast(name: string, value: number, min: number): void {
+  if (!(Number.isFinite(value) && value >= min)) throw new TypeError(`contentsvc/webhooks: option ${name} must be a number >= ${min}`);
+}
+
+function integer(name: string, value: number): void {
+  if (!(Number.isInteger(value) && value >= 1)) throw new TypeError(`contentsvc/webhooks: option ${name} must be an integer >= 1`);
+}

@@ -1,0 +1,220 @@
+/**
+ * Delivery queue (spec 6.6): bounded concurrency overall and per host, hosts served round-robin so
+ * a slow receiver cannot starve the others, up to N attempts with waits between them, then drop
+ * and log. Deliveries are independent: no ordering between them is kept.
+ */
+import type { Agent } from "node:https";
+import { performance } from "node:perf_hooks";
+import type { ServiceEvent } from "../core/events.js";
+import { schedule } from "./debounce.js";
+import { startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
+import type { DeliveryResult, DispatcherClock, DispatcherLogger, WebhookTarget } from "./types.js";
+
+export interface Job {
+  target: WebhookTarget;
+  event: ServiceEvent;
+  /** Retry on failure (false: one attempt). */
+  retries: boolean;
+  /** Called with the outcome; a caller waiting on it also keeps retry timers ref'd. */
+  onDone?: (result: DeliveryResult) => void;
+  /** @internal */ host?: string;
+  /** @internal */ attempts?: number;
+  /** @internal */ startedAt?: number;
+  /** @internal outcome of the last failed attempt, kept while waiting to retry */ last?: AttemptOutcome;
+}
+
+export interface DeliveryQueueOptions {
+  agent: Agent;
+  clock: DispatcherClock;
+  logger: DispatcherLogger;
+  timeoutMs: number;
+  retryDelaysMs: number[];
+  maxConcurrency: number;
+  maxPerHost: number;
+  allowPrivateTargets: boolean;
+}
+
+interface HostLane {
+  jobs: Job[];
+  head: number;
+  active: number;
+}
+
+export type DeliveryQueue = ReturnType<typeof createDeliveryQueue>;
+
+/**
+ * @example
+ * const queue = createDeliveryQueue({ agent, clock, logger, timeoutMs: 10_000, retryDelaysMs: [1000, 2000], maxConcurrency: 64, maxPerHost: 8, allowPrivateTargets: false });
+ * queue.push({ target, event, retries: true });
+ */
+export function createDeliveryQueue(options: DeliveryQueueOptions) {
+  const { clock, logger } = options;
+  const lanes = new Map<string, HostLane>();
+  // Hosts with queued jobs and a free slot, in service order (Set keeps insertion order).
+  const runnable = new Set<string>();
+  const running = new Set<Attempt>();
+  const backoff = new Map<unknown, Job>();
+  const idleWaiters: (() => void)[] = [];
+  const counts = { queued: 0, delivered: 0, failed: 0, dropped: 0 };
+  let retrying = true;
+
+  const laneFor = (host: string): HostLane => {
+    let lane = lanes.get(host);
+    if (!lane) lanes.set(host, (lane = { jobs: [], head: 0, active: 0 }));
+    return lane;
+  };
+
+  const enqueue = (job: Job): void => {
+    const lane = laneFor(job.host!);
+    lane.jobs.push(job);
+    counts.queued++;
+    if (lane.active < options.maxPerHost) runnable.add(job.host!);
+    pump();
+  };
+
+  const pump = (): void => {
+    while (running.size < options.maxConcurrency && runnable.size > 0) {
+      const host: string = runnable.values().next().value!;
+      runnable.delete(host);
+      const lane = lanes.get(host)!;
+      const job = lane.jobs[lane.head];
+      lane.jobs[lane.head++] = undefined as never;
+      if (lane.head > 1024 && lane.head * 2 > lane.jobs.length) lane.jobs = lane.jobs.slice(lane.head), (lane.head = 0);
+      counts.queued--;
+      lane.active++;
+      // Re-added at the end: round-robin across hosts.
+      if (lane.head < lane.jobs.length && lane.active < options.maxPerHost) runnable.add(host);
+      run(job, lane);
+    }
+    if (running.size === 0 && counts.queued === 0) for (const wake of idleWaiters.splice(0)) wake();
+  };
+
+  const run = (job: Job, lane: HostLane): void => {
+    job.attempts = (job.attempts ?? 0) + 1;
+    job.startedAt ??= performance.now();
+    const attempt = startAttempt(job.target, job.event, {
+      agent: options.agent,
+      timeoutMs: options.timeoutMs,
+      allowPrivateTargets: options.allowPrivateTargets,
+      timestamp: new Date(clock.now()).toISOString(),
+    });
+    running.add(attempt);
+    void attempt.done.then((outcome) => {
+      running.delete(attempt);
+      lane.active--;
+      if (lane.head < lane.jobs.length) runnable.add(job.host!);
+      else if (lane.active === 0) lanes.delete(job.host!);
+      settle(job, outcome);
+      pump();
+    });
+  };
+
+  const settle = (job: Job, outcome: AttemptOutcome): void => {
+    const attempts = job.attempts!;
+    const line = describe(job, outcome);
+    if (outcome.ok) {
+      counts.delivered++;
+      logger.debug?.("webhook delivered", line);
+      return finish(job, outcome);
+    }
+    const wait = job.retries ? options.retryDelaysMs[attempts - 1] : undefined;
+    if (wait === undefined) {
+      counts.failed++;
+      logger.warn(`webhook delivery dropped after ${attempts} attempt${attempts === 1 ? "" : "s"}`, line);
+      return finish(job, outcome);
+    }
+    if (!retrying) {
+      counts.dropped++;
+      logger.warn("webhook delivery lost: dispatcher closing, no retry", line);
+      return finish(job, outcome);
+    }
+    logger.info(`webhook attempt failed, retrying in ${wait} ms`, line);
+    const fire = () => {
+      backoff.delete(handle);
+      enqueue(job);
+    };
+    // A caller awaiting deliverNow keeps the process alive through the wait; emitted ones do not.
+    const handle = job.onDone ? clock.setTimeout(fire, wait) : schedule(clock, fire, wait);
+    job.last = outcome;
+    backoff.set(handle, job);
+  };
+
+  return {
+    /** Queues a delivery now (no debouncing). */
+    push(job: Job): void {
+      try {
+        job.host = new URL(job.target.url).host.toLowerCase();
+      } catch {
+        job.host = "";
+      }
+      enqueue(job);
+    },
+    /** Queued + waiting to retry. */
+    get pending(): number {
+      return counts.queued + backoff.size;
+    },
+    get inFlight(): number {
+      return running.size;
+    },
+    counts: counts as Readonly<typeof counts>,
+    /** Resolves when nothing is queued or in flight (retry waits do not count). */
+    idle(): Promise<void> {
+      if (running.size === 0 && counts.queued === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    /** Spec 6.6 Persistence: deliveries in retry backoff are lost on shutdown; no new retries. */
+    stopRetries(): void {
+      retrying = false;
+      for (const [handle, job] of backoff) {
+        clock.clearTimeout(handle);
+        counts.dropped++;
+        const last = job.last!;
+        logger.warn("webhook delivery lost: dispatcher closed during retry wait", describe(job, last));
+        finish(job, { ...last, error: `dispatcher closed during retry wait; last error: ${last.error}` });
+      }
+      backoff.clear();
+    },
+    /** Ends everything still queued or in flight as lost. */
+    abortAll(reason: string): void {
+      for (const lane of lanes.values()) {
+        for (let i = lane.head; i < lane.jobs.length; i++) {
+          const job = lane.jobs[i];
+          counts.dropped++;
+          logger.warn(`webhook delivery lost: ${reason}`, describe(job, undefined));
+          finish(job, { ok: false, status: null, error: reason, signature: "", durationMs: 0 });
+        }
+        lane.jobs = [];
+        lane.head = 0;
+      }
+      counts.queued = 0;
+      runnable.clear();
+      for (const [host, lane] of lanes) if (lane.active === 0) lanes.delete(host);
+      for (const attempt of running) attempt.abort(reason);
+      pump();
+    },
+  };
+}
+
+function finish(job: Job, outcome: AttemptOutcome): void {
+  job.onDone?.({
+    ok: outcome.ok,
+    status: outcome.status,
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    attempts: job.attempts ?? 0,
+    durationMs: job.startedAt === undefined ? 0 : Math.round(performance.now() - job.startedAt),
+    signature: outcome.signature,
+  });
+}
+
+/** The fields of a log line: ids, event, attempt, status or error, duration. Never secret or header values. */
+function describe(job: Job, outcome: AttemptOutcome | undefined): Record<string, unknown> {
+  return {
+    webhook: job.target.id,
+    workspace: job.target.workspaceId,
+    event: job.event.event,
+    attempts: job.attempts ?? 0,
+    status: outcome?.status ?? null,
+    ...(outcome?.error === undefined ? {} : { error: outcome.error }),
+    ...(outcome === undefined ? {} : { durationMs: Math.round(outcome.durationMs) }),
+  };
+}

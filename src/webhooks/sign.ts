@@ -1,0 +1,47 @@
+/**
+ * Hot-path signing (spec 6.4) with node:crypto. The portable, Web Crypto verifier for receivers is
+ * `contentsvc/signature`; both produce the same `sha256=<lowercase hex>` value.
+ */
+import { createHmac } from "node:crypto";
+import { buildDeliveryBody, type ServiceEvent, type WebhookFormat } from "../core/events.js";
+
+/** Header that carries the signature (spec 6.4.1). */
+export const SIGNATURE_HEADER = "X-Service-Signature";
+
+/**
+ * `sha256=` + lowercase-hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret.
+ *
+ * @example
+ * const body = Buffer.from('{"event":"content.created"}');
+ * signBody("whsec", body); // "sha256=5c0f…"
+ */
+export function signBody(secret: string, body: Buffer | Uint8Array | string): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+/**
+ * The body bytes of one attempt: serialized once, then signed and written as the same Buffer.
+ * `timestamp` is the send time of this attempt (spec 6.1).
+ *
+ * @example
+ * const body = toDeliveryBody("service", event, new Date().toISOString());
+ * const signature = signBody(secret, body);
+ */
+export function toDeliveryBody(format: WebhookFormat, event: ServiceEvent, timestamp: string): Buffer {
+  return Buffer.from(JSON.stringify(buildDeliveryBody(format, event, timestamp)), "utf8");
+}
+
+/**
+ * A signed body for one attempt.
+ *
+ * @example
+ * const { body, signature } = signDelivery(target, event, new Date().toISOString());
+ */
+export function signDelivery(
+  target: { format: WebhookFormat; secret: string },
+  event: ServiceEvent,
+  timestamp: string,
+): { body: Buffer; signature: string } {
+  const body = toDeliveryBody(target.format, event, timestamp);
+  return { body, signature: signBody(target.secret, body) };
+}

@@ -1,0 +1,121 @@
+/**
+ * Public types of the webhook dispatcher (`contentsvc/webhooks`). Delivery rules: spec 6.
+ */
+import type { EventName, ServiceEvent, WebhookFormat } from "../core/events.js";
+
+/** One webhook as the dispatcher needs it: secret and header values already decrypted. */
+export interface WebhookTarget {
+  id: string;
+  workspaceId: string;
+  /** HTTPS URL (spec 2.6). The address is checked again at connect time (DESIGN 5). */
+  url: string;
+  events: EventName[];
+  active: boolean;
+  format: WebhookFormat;
+  /** Custom headers (spec 6.5), already decrypted. Never logged. */
+  headers: Record<string, string>;
+  /** HMAC key (spec 6.4), already decrypted. Never logged. */
+  secret: string;
+  /** Optional debounce window (spec 6.7.2); 0 = none. */
+  debounceMs: number;
+  /** `entry`: collapse per (webhook, event, entry); `webhook`: per (webhook, event name). */
+  debounceScope: "entry" | "webhook";
+}
+
+/** Where the dispatcher finds the webhooks of a workspace. */
+export interface WebhookSource {
+  /** Active webhooks of the workspace subscribed to `event`. */
+  targetsFor(workspaceId: string, event: EventName): Promise<WebhookTarget[]>;
+}
+
+/** Injectable clock: drives debounce windows, retry waits and body timestamps. */
+export interface DispatcherClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Logger shape (consola-compatible). Lines never carry secrets or header values. */
+export interface DispatcherLogger {
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+  debug?(...args: unknown[]): void;
+}
+
+/** A resolver returning every address of a hostname (like `dns.promises.lookup(h, {all: true})`). */
+export type LookupAll = (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+
+export interface DispatcherOptions {
+  /** Finds the active, subscribed webhooks of a workspace. Required. */
+  source: WebhookSource;
+  /** Allow loopback/private/link-local targets (local development and tests). Default `false`. */
+  allowPrivateTargets?: boolean;
+  /** Hostname resolver used at connect time. Default `dns.promises.lookup(host, { all: true })`. */
+  lookup?: LookupAll;
+  /** Extra trusted CA certificates (PEM), added to the bundled roots and `NODE_EXTRA_CA_CERTS`. */
+  ca?: string | string[];
+  /** Deadline of one attempt, connect to response headers (spec 6.6). Default `10_000`. */
+  timeoutMs?: number;
+  /** Waits between attempts (spec 6.6). Default `[1000, 2000]`, i.e. 3 attempts. */
+  retryDelaysMs?: number[];
+  /** content.updated coalescing window (spec 6.7.1). Default `500`. */
+  coalesceMs?: number;
+  /** Attempts in flight at once, all hosts together. Default `64`. */
+  maxConcurrency?: number;
+  /** Attempts in flight at once to one host (`hostname:port`). Default `8`. */
+  maxPerHost?: number;
+  /** Debounce windows + queued deliveries + deliveries in retry wait. Over it: drop and log. Default `100_000`. */
+  maxPending?: number;
+  /** Default: `Date.now` and global timers. */
+  clock?: DispatcherClock;
+  /** Default: `consola.withTag("webhooks")`. */
+  logger?: DispatcherLogger;
+}
+
+/** Outcome of one delivery (all its attempts). */
+export interface DeliveryResult {
+  /** A 2xx was received. */
+  ok: boolean;
+  /** HTTP status of the last attempt, `null` when no response arrived. */
+  status: number | null;
+  /** Why the last attempt failed (never contains the secret or header values). */
+  error?: string;
+  attempts: number;
+  /** Wall time from the start of the first attempt to the outcome, retry waits included. */
+  durationMs: number;
+  /** `X-Service-Signature` value of the last attempt (`sha256=<hex>`). */
+  signature: string;
+}
+
+export interface DispatcherStats {
+  /** Debounce windows + queued deliveries + deliveries waiting to retry. */
+  pending: number;
+  /** Attempts currently on the wire. */
+  inFlight: number;
+  /** Deliveries that got a 2xx. */
+  delivered: number;
+  /** Deliveries that failed every attempt (or were not retried). */
+  failed: number;
+  /** Deliveries never completed: pending cap, source errors, lost on close. */
+  dropped: number;
+}
+
+export interface Dispatcher {
+  /** Non-blocking; call after the change committed. Never throws. */
+  emit(event: ServiceEvent): void;
+  /**
+   * One signed delivery through the real path (address check, limits), no debouncing.
+   * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants).
+   */
+  deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean }): Promise<DeliveryResult>;
+  /** Send every pending debounced delivery now; resolves once they are handed to the queue. */
+  flush(): Promise<void>;
+  /**
+   * Graceful stop (spec 6.6 Persistence): flush debounced windows, give queued and in-flight
+   * deliveries `graceMs` (default 5000), drop retries in backoff (logged as lost), clear timers
+   * and close sockets.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+  stats(): DispatcherStats;
+}

@@ -1,0 +1,164 @@
+import { randomBytes, scryptSync } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  DUMMY_PASSWORD_HASH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  hashPassword,
+  validatePassword,
+  verifyAgainstDummy,
+  verifyPassword,
+} from "../../src/core/passwords.js";
+
+const FORMAT = /^scrypt\$16384\$8\$1\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+const PW = "correct horse battery staple";
+
+describe("hashPassword / verifyPassword", () => {
+  it("encodes scrypt$16384$8$1$<16-byte salt>$<64-byte hash>", async () => {
+    const stored = await hashPassword(PW);
+    const m = FORMAT.exec(stored);
+    expect(m).not.toBeNull();
+    expect(Buffer.from(m![1], "base64")).toHaveLength(16);
+    expect(Buffer.from(m![2], "base64")).toHaveLength(64);
+    expect(stored).not.toContain(PW);
+  });
+
+  it("round-trips and rejects a wrong password", async () => {
+    const stored = await hashPassword(PW);
+    expect(await verifyPassword(PW, stored)).toBe(true);
+    expect(await verifyPassword(PW + " ", stored)).toBe(false);
+    expect(await verifyPassword(PW.toUpperCase(), stored)).toBe(false);
+    expect(await verifyPassword("", stored)).toBe(false);
+  });
+
+  it("is the scrypt derivation it claims to be", async () => {
+    const stored = await hashPassword(PW);
+    const [, salt, hash] = FORMAT.exec(stored)!;
+    const expected = scryptSync(PW, Buffer.from(salt, "base64"), 64, { N: 16384, r: 8, p: 1 });
+    expect(Buffer.from(hash, "base64").equals(expected)).toBe(true);
+  });
+
+  it("uses a different salt each time", async () => {
+    const [a, b] = await Promise.all([hashPassword(PW), hashPassword(PW)]);
+    expect(a).not.toBe(b);
+    expect(FORMAT.exec(a)![1]).not.toBe(FORMAT.exec(b)![1]);
+    expect(await verifyPassword(PW, a)).toBe(true);
+    expect(await verifyPassword(PW, b)).toBe(true);
+  });
+
+  it("handles Unicode and normalizes to NFC", async () => {
+    const stored = await hashPassword("pässwörd-🔑-\u00e9t\u00e9");
+    expect(await verifyPassword("pässwörd-🔑-\u00e9t\u00e9", stored)).toBe(true);
+    expect(await verifyPassword("pässwörd-🔑-e\u0301te\u0301", stored)).toBe(true);
+    expect(await verifyPassword("passwörd-🔑-\u00e9t\u00e9", stored)).toBe(false);
+  });
+
+  it("verifies a hash with other valid parameters", async () => {
+    const salt = randomBytes(16);
+    const hash = scryptSync(PW, salt, 32, { N: 1024, r: 4, p: 2 });
+    const stored = `scrypt$1024$4$2$${salt.toString("base64")}$${hash.toString("base64")}`;
+    expect(await verifyPassword(PW, stored)).toBe(true);
+    expect(await verifyPassword("wrong password", stored)).toBe(false);
+  });
+
+  it("detects tampering with the stored hash", async () => {
+    const stored = await hashPassword(PW);
+    const parts = stored.split("$");
+    const hash = Buffer.from(parts[5], "base64");
+    hash[0] ^= 1;
+    parts[5] = hash.toString("base64");
+    expect(await verifyPassword(PW, parts.join("$"))).toBe(false);
+  });
+
+  it("resolves false, never rejects, on malformed stored values", async () => {
+    const good = await hashPassword(PW);
+    const [, , , , salt, hash] = good.split("$");
+    const malformed: unknown[] = [
+      "",
+      "plaintext",
+      PW,
+      good.replace("scrypt$", "bcrypt$"),
+      good.replace("$16384$", "$16383$"),
+      good.replace("$16384$", "$abc$"),
+      good.replace("$16384$", "$0$"),
+      good.replace("$16384$", "$1073741824$"),
+      good.replace("$16384$8$", "$16384$999$"),
+      good.replace("$8$1$", "$8$-1$"),
+      `scrypt$16384$8$1$${salt}`,
+      `scrypt$16384$8$1$${salt}$${hash}$extra`,
+      `scrypt$16384$8$1$$${hash}`,
+      `scrypt$16384$8$1$${salt}$`,
+      `scrypt$16384$8$1$${salt}$!!not-base64!!`,
+      `scrypt$16384$8$1$${salt}$${hash.slice(0, 8)}`,
+      `scrypt$16384$8$1$AAAA$${hash}`,
+      `${good}\n`,
+      null,
+      undefined,
+      42,
+      {},
+    ];
+    for (const stored of malformed) {
+      await expect(verifyPassword(PW, stored as string), String(stored)).resolves.toBe(false);
+    }
+  });
+
+  it("resolves false for a non-string or absurdly long password", async () => {
+    const stored = await hashPassword(PW);
+    await expect(verifyPassword(undefined as unknown as string, stored)).resolves.toBe(false);
+    await expect(verifyPassword("x".repeat(100_000), stored)).resolves.toBe(false);
+  });
+});
+
+describe("dummy verification for unknown emails", () => {
+  it("DUMMY_PASSWORD_HASH has the real parameters and matches nothing", async () => {
+    const m = FORMAT.exec(DUMMY_PASSWORD_HASH);
+    expect(m).not.toBeNull();
+    expect(Buffer.from(m![1], "base64")).toHaveLength(16);
+    expect(Buffer.from(m![2], "base64")).toHaveLength(64);
+    expect(await verifyPassword(PW, DUMMY_PASSWORD_HASH)).toBe(false);
+  });
+
+  it("verifyAgainstDummy always resolves false after doing the work", async () => {
+    expect(await verifyAgainstDummy(PW)).toBe(false);
+    expect(await verifyAgainstDummy("")).toBe(false);
+    expect(await verifyAgainstDummy(null as unknown as string)).toBe(false);
+    const t0 = performance.now();
+    await verifyAgainstDummy(PW);
+    // Not a timing-equality test (too noisy); just proves a real scrypt derivation ran.
+    expect(performance.now() - t0).toBeGreaterThan(2);
+  });
+});
+
+describe("validatePassword", () => {
+  it.each([
+    ["a".repeat(PASSWORD_MIN_LENGTH), true],
+    ["a".repeat(PASSWORD_MAX_LENGTH), true],
+    ["🔑".repeat(PASSWORD_MIN_LENGTH), true],
+    ["🔑".repeat(PASSWORD_MAX_LENGTH), true],
+    ["        ", true],
+    ["a".repeat(PASSWORD_MIN_LENGTH - 1), false],
+    ["🔑".repeat(PASSWORD_MIN_LENGTH - 1), false],
+    ["a".repeat(PASSWORD_MAX_LENGTH + 1), false],
+    ["🔑".repeat(PASSWORD_MAX_LENGTH + 1), false],
+    ["a".repeat(1_000_000), false],
+    ["", false],
+  ])("validatePassword(%#) ok=%s", (pw, ok) => {
+    if (ok) expect(() => validatePassword(pw)).not.toThrow();
+    else expect(() => validatePassword(pw)).toThrow(/password must be at (least 8|most 1024) characters/);
+  });
+
+  it.each([undefined, null, 12345678, ["password1"]])("rejects non-string %j with a 400", (pw) => {
+    let err: unknown;
+    try {
+      validatePassword(pw);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ status: 400, message: "password must be a string", details: { field: "password" } });
+  });
+
+  it("hashPassword refuses passwords that break the rule", async () => {
+    await expect(hashPassword("short")).rejects.toMatchObject({ status: 400 });
+    await expect(hashPassword("a".repeat(1025))).rejects.toThrow("at most 1024");
+  });
+});

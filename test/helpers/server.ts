@@ -1,0 +1,93 @@
+/**
+ * A real service over real HTTP on a random loopback port, with its own database.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createConsola } from "consola";
+import { createService, type Service, type ServiceOptions } from "../../src/service.js";
+import { createTestDatabase, type DriverName, type TestDatabase } from "./database.js";
+
+export interface TestServer {
+  svc: Service;
+  db: TestDatabase;
+  base: string;
+  port: number;
+  /** fetch with a Host header (default demo.localhost). */
+  request(path: string, init?: RequestInit & { host?: string; token?: string; json?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export const silentLogger = () => createConsola({ level: -999 });
+
+export async function startTestServer(driver: DriverName = "sqlite", options: ServiceOptions = {}): Promise<TestServer> {
+  const db = await createTestDatabase(driver);
+  const svc = await createService({
+    dataDir: db.dataDir,
+    database: db.url,
+    blobs: "memory:",
+    secretKey: Buffer.alloc(32, 7).toString("base64"),
+    logger: silentLogger(),
+    ...options,
+  });
+  const server: Server = createServer(svc.handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    svc,
+    db,
+    base,
+    port,
+    request(path, init = {}) {
+      const { host = "demo.localhost", token, json, headers, ...rest } = init;
+      const h = new Headers(headers);
+      h.set("host", host);
+      if (token) h.set("authorization", `Bearer ${token}`);
+      let body = rest.body;
+      if (json !== undefined) {
+        h.set("content-type", "application/json");
+        body = JSON.stringify(json);
+      }
+      return fetchWithHost(`${base}${path}`, { ...rest, headers: h, body });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await svc.close();
+      await db.cleanup();
+    },
+  };
+}
+
+/**
+ * Node's fetch (undici) refuses to override Host; node:http does not. Same signature as fetch.
+ */
+import { request as httpRequest } from "node:http";
+export function fetchWithHost(url: string, init: RequestInit & { headers: Headers }): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const headers: Record<string, string> = {};
+    init.headers.forEach((v, k) => (headers[k] = v));
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: init.method ?? "GET", headers, setHost: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+          const status = res.statusCode ?? 0;
+          const noBody = status === 204 || status === 304 || init.method === "HEAD";
+          resolve(new Response(noBody ? null : Buffer.concat(chunks), { status, headers: h }));
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    const body = init.body;
+    if (body === undefined || body === null) req.end();
+    else if (typeof body === "string" || body instanceof Uint8Array) req.end(body);
+    else if (body instanceof ArrayBuffer) req.end(Buffer.from(body));
+    else reject(new Error("fetchWithHost: unsupported body type in tests"));
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Storage conformance: the same tests on every driver (SQLite always, PostgreSQL on CI).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/storage/open.js";
+import { migrate } from "../../src/storage/migrate.js";
+import { migrations } from "../../src/storage/migrations/index.js";
+import { isUniqueViolation } from "../../src/storage/driver-errors.js";
+import { createWorkspaceRepo } from "../../src/storage/workspaces.js";
+import type { Sql } from "../../src/storage/sql.js";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/database.js";
+
+describe.each(drivers)("storage on %s", (driver) => {
+  let db: TestDatabase;
+  const open: Sql[] = [];
+  const connect = async () => {
+    const sql = await openDatabase(db.url);
+    open.push(sql);
+    return sql;
+  };
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+    await db?.cleanup();
+  });
+
+  it("migrates once, and a second run applies nothing", async () => {
+    db = await createTestDatabase(driver);
+    const sql = await connect();
+    expect(await migrate(sql)).toEqual(migrations.map((m) => m.id));
+    expect(await migrate(sql)).toEqual([]);
+    const rows = await sql.all<{ id: number }>("SELECT id FROM schema_migrations");
+    expect(rows.map((r) => Number(r.id))).toEqual(migrations.map((m) => m.id));
+  });
+
+  it("migrates exactly once when several processes start at the same moment", async () => {
+    db = await createTestDatabase(driver);
+    const conns = await Promise.all([connect(), connect(), connect()]);
+    const results = await Promise.all(conns.map((c) => migrate(c)));
+    expect(results.flat().sort()).toEqual(migrations.map((m) => m.id));
+    expect(results.filter((r) => r.length > 0)).toHaveLength(1);
+  });
+
+  it("rolls a failed transaction back whole and commits a good one", async () => {
+    db = await createTestDatabase(driver);
+    const sql = await connect();
+    await migrate(sql);
+    const ws = createWorkspaceRepo(sql);
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.run("INSERT INTO workspaces (id, slug, name, identity, created_at) VALUES (?, ?, ?, ?, ?)", ["w1", "one", "One", false, "2026-01-01T00:00:00.000Z"]);
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await ws.count()).toBe(0);
+    await sql.transaction(async (tx) => {
+      await tx.run("INSERT INTO workspaces (id, slug, name, identity, created_at) VALUES (?, ?, ?, ?, ?)", ["w1", "one", "One", true, "2026-01-01T00:00:00.000Z"]);
+    });
+    expect(await ws.count()).toBe(1);
+    const row = await sql.get<{ identity: number; n: number }>("SELECT identity, (SELECT COUNT(*) FROM workspaces) AS n FROM workspaces");
+    expect(row).toEqual({ identity: 1, n: 1 });
+  });
+
+  it("reports unique violations recognisably", async () => {
+    db = await createTestDatabase(driver);
+    const sql = await connect();
+    await migrate(sql);
+    const insert = () =>
+      sql.run("INSERT INTO workspaces (id, slug, name, identity, created_at) VALUES (?, ?, ?, ?, ?)", ["w1", "one", "One", 0, "x"]);
+    await insert();
+    const error = await insert().catch((e: unknown) => e);
+    expect(isUniqueViolation(error)).toBe(true);
+  });
+
+  it("stores workspaces with several hosts and finds them by host", async () => {
+    db = await createTestDatabase(driver);
+    const sql = await connect();
+    await migrate(sql);
+    const ws = createWorkspaceRepo(sql);
+    const a = await ws.create({ slug: "alpha", hosts: ["Alpha.Example.com", "alpha.localhost:3000"] });
+    expect(a.hosts).toEqual(["alpha.example.com", "alpha.localhost"]);
+    expect((await ws.byHost("alpha.example.com"))?.id).toBe(a.id);
+    expect(await ws.byHost("beta.example.com")).toBeUndefined();
+    await expect(ws.create({ slug: "beta", hosts: ["alpha.example.com"] })).rejects.toMatchObject({ status: 409, message: "Host alpha.example.com already belongs to a workspace" });
+    await expect(ws.create({ slug: "alpha", hosts: ["other.example.com"] })).rejects.toMatchObject({ status: 409 });
+    await expect(ws.create({ slug: "Bad Slug", hosts: ["x.example.com"] })).rejects.toMatchObject({ status: 400 });
+    expect((await ws.list()).map((w) => w.slug)).toEqual(["alpha"]);
+  });
+
+  it("handles concurrent writers without losing a write", async () => {
+    db = await createTestDatabase(driver);
+    const sql = await connect();
+    await migrate(sql);
+    const ws = createWorkspaceRepo(sql);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => ws.create({ slug: `w${i}`, hosts: [`w${i}.example.com`] })));
+    expect(await ws.count()).toBe(20);
+  });
+});
