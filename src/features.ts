@@ -1,13 +1,34 @@
 /**
- * Background parts of the service that subscribe to the event bus (webhook delivery, …).
- * Returns a function that stops them gracefully.
+ * Background parts of the service: the webhook dispatcher subscribed to the event bus.
+ * Returns the dispatcher and a function that stops everything gracefully.
  */
-import type { ServiceContext } from "./service-context.js";
-import type { ServiceOptions } from "./service.js";
+import { createDispatcher } from "./webhooks/dispatcher.js";
+import type { Dispatcher, DispatcherOptions } from "./webhooks/types.js";
+import { createWebhookRepo } from "./storage/webhooks.js";
+import { repo, type ServiceContext } from "./service-context.js";
 
-export async function startFeatures(_ctx: ServiceContext, _options: ServiceOptions): Promise<() => Promise<void>> {
-  const stops: (() => Promise<void>)[] = [];
+/** Dispatcher tuning an embedder or a test may pass as `createService({ webhooks })`. */
+export type WebhookTuning = Omit<DispatcherOptions, "source" | "allowPrivateTargets">;
+
+export function createWebhookDispatcher(
+  getCtx: () => ServiceContext,
+  logger: ServiceContext["logger"],
+  allowPrivateTargets: boolean,
+  tuning: WebhookTuning = {},
+): Dispatcher {
+  return createDispatcher({
+    ...tuning,
+    allowPrivateTargets,
+    logger: tuning.logger ?? logger.withTag("webhooks"),
+    source: { targetsFor: (workspaceId, event) => repo(getCtx(), createWebhookRepo).targetsFor(workspaceId, event) },
+  });
+}
+
+export function startFeatures(ctx: ServiceContext): () => Promise<void> {
+  const unsubscribe = ctx.bus.on((event) => ctx.webhooks.emit(event));
   return async () => {
-    for (const stop of stops.reverse()) await stop();
+    unsubscribe();
+    // spec 6.6: graceful shutdown flushes debounced deliveries (best effort).
+    await ctx.webhooks.close();
   };
 }

@@ -10,6 +10,7 @@ import type { Sealer } from "./storage/seal.js";
 import type { EventBus } from "./services/bus.js";
 import type { WorkspaceRepo } from "./storage/workspaces.js";
 import type { SharedState } from "./storage/shared-state.js";
+import type { Dispatcher } from "./webhooks/types.js";
 
 export interface ResolvedOptions {
   dataDir: string | undefined;
@@ -29,6 +30,8 @@ export interface ServiceContext {
   shared: SharedState;
   logger: ConsolaInstance;
   workspaces: WorkspaceRepo;
+  /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
+  webhooks: Dispatcher;
   options: ResolvedOptions;
   /** Milliseconds since the epoch; injectable for tests. */
   now(): number;

@@ -18,7 +18,7 @@ import { createMemorySharedState, type SharedState } from "./storage/shared-stat
 import { createEventBus } from "./services/bus.js";
 import { createHttpApp } from "./http/app.js";
 import type { ServiceContext } from "./service-context.js";
-import { startFeatures } from "./features.js";
+import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
 
 /** Options of {@link createService}. Every field is optional; the defaults make a working service. */
 export interface ServiceOptions {
@@ -42,8 +42,8 @@ export interface ServiceOptions {
   uploadLimit?: number;
   /** Logger; default a consola instance tagged `contentsvc`. */
   logger?: ConsolaInstance;
-  /** Webhook delivery tuning for tests and embedders (extra CAs, DNS lookup, clock). */
-  webhooks?: Record<string, unknown>;
+  /** Webhook delivery tuning for tests and embedders (extra CAs, DNS lookup, clock, timeouts). */
+  webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
 }
@@ -109,7 +109,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       ? await (await import("./storage/redis-state.js")).createRedisSharedState(options.redis)
       : createMemorySharedState(now);
     cleanup.push(() => shared.close());
+    const allowPrivate = options.allowPrivateWebhookTargets ?? false;
     const context: ServiceContext = {
+      webhooks: createWebhookDispatcher(() => context, logger, allowPrivate, options.webhooks),
       sql,
       blobs,
       sealer,
@@ -120,13 +122,13 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       options: {
         dataDir,
         trustProxy: options.trustProxy ?? false,
-        allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? false,
+        allowPrivateWebhookTargets: allowPrivate,
         bodyLimit: options.bodyLimit ?? 1024 * 1024,
         uploadLimit: options.uploadLimit ?? 50 * 1024 * 1024,
       },
       now,
     };
-    const stopFeatures = await startFeatures(context, options);
+    const stopFeatures = startFeatures(context);
     const app = createHttpApp(context);
     let closed: Promise<void> | undefined;
     return {

@@ -38,8 +38,12 @@ export function serviceOptions(config: CliConfig) {
 }
 
 /** Opens the service for one command, runs `fn`, closes it. */
-export async function withService<T>(command: Command, fn: (svc: Service, out: Output, config: CliConfig) => Promise<T>): Promise<T> {
-  const { config, out } = await commandConfig(command);
+export async function withService<T>(
+  command: Command,
+  fn: (svc: Service, out: Output, config: CliConfig) => Promise<T>,
+  extra: Partial<CliConfig> = {},
+): Promise<T> {
+  const { config, out } = await commandConfig(command, extra);
   const svc = await createService({ ...serviceOptions(config), logger: quietLogger() });
   try {
     return await fn(svc, out, config);

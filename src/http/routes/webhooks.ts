@@ -1,0 +1,152 @@
+/**
+ * Webhook configuration (spec 2.6, 4.3, 6.5, 7): owner-only, validated on save, secrets and header
+ * values never returned except the secret in the settings view (DESIGN §4.2).
+ */
+import { getRouterParam, type H3Event } from "h3";
+import { badRequest } from "../../core/errors.js";
+import {
+  applyHeaderUpdate,
+  validateDebounce,
+  validateEvents,
+  validateFormat,
+  validateHeadersForCreate,
+  validateWebhookUrl,
+} from "../../core/webhook-policy.js";
+import { isEventName, type EventName, type ServiceEvent } from "../../core/events.js";
+import { repo } from "../../service-context.js";
+import { createWebhookRepo } from "../../storage/webhooks.js";
+import { access } from "../access.js";
+import { readJson, readJsonObject } from "../body.js";
+import { defineRoutes, type RouteContext } from "../route.js";
+import { sampleEvent } from "../../services/sample-events.js";
+
+const WRITABLE = new Set(["url", "events", "format", "headers", "active"]);
+const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope"]);
+
+function assertKeys(body: Record<string, unknown>, allowed: Set<string>, where: string): void {
+  for (const key of Object.keys(body)) {
+    if (allowed.has(key)) continue;
+    if (SETTINGS.has(key) || key === "secret") {
+      throw badRequest(`${key} is set through the webhook settings (PUT /api/dashboard/webhooks/{id}/settings), not ${where}`);
+    }
+    throw badRequest(`Unknown field ${JSON.stringify(key)}; ${where} takes ${[...allowed].join(", ")}`);
+  }
+}
+
+function optionalBoolean(value: unknown, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "boolean") throw badRequest(`${name} must be true or false`);
+  return value;
+}
+
+const webhooks = (ctx: RouteContext) => repo(ctx.service, createWebhookRepo);
+const id = (event: H3Event) => getRouterParam(event, "id")!;
+const urlOptions = (ctx: RouteContext) => ({ allowPrivate: ctx.service.options.allowPrivateWebhookTargets });
+
+export const webhookRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/webhooks",
+    access: access.owner,
+    summary: "List webhooks",
+    handler: (_event, ctx) => webhooks(ctx).list(ctx.workspace.id),
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/webhooks",
+    access: access.owner,
+    summary: "Create a webhook (secret generated, never returned here)",
+    async handler(event, ctx) {
+      const body = await readJsonObject(event, ctx.service.options.bodyLimit);
+      assertKeys(body, WRITABLE, "POST /api/dashboard/webhooks");
+      if (body.url === undefined) throw badRequest("url is required (an https:// URL)");
+      const record = await webhooks(ctx).create(ctx.workspace.id, {
+        url: validateWebhookUrl(body.url, urlOptions(ctx)),
+        events: validateEvents(body.events),
+        format: validateFormat(body.format),
+        headers: validateHeadersForCreate(body.headers),
+        active: optionalBoolean(body.active, "active") ?? true,
+      });
+      event.res.status = 201;
+      return record;
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/dashboard/webhooks/:id",
+    access: access.owner,
+    summary: "Get a webhook",
+    handler: (event, ctx) => webhooks(ctx).get(ctx.workspace.id, id(event)),
+  },
+  {
+    method: "PUT",
+    path: "/api/dashboard/webhooks/:id",
+    access: access.owner,
+    summary: "Update a webhook (custom-header semantics of spec 4.3)",
+    async handler(event, ctx) {
+      const body = await readJsonObject(event, ctx.service.options.bodyLimit);
+      assertKeys(body, WRITABLE, "PUT /api/dashboard/webhooks/{id}");
+      const repoW = webhooks(ctx);
+      const webhookId = id(event);
+      await repoW.get(ctx.workspace.id, webhookId); // 404 before validating against stored headers
+      const headers = "headers" in body ? applyHeaderUpdate(await repoW.headers(ctx.workspace.id, webhookId), body.headers) : undefined;
+      return repoW.update(ctx.workspace.id, webhookId, {
+        url: body.url === undefined ? undefined : validateWebhookUrl(body.url, urlOptions(ctx)),
+        events: body.events === undefined ? undefined : validateEvents(body.events),
+        format: body.format === undefined ? undefined : validateFormat(body.format),
+        active: optionalBoolean(body.active, "active"),
+        headers,
+      });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/dashboard/webhooks/:id",
+    access: access.owner,
+    summary: "Delete a webhook",
+    async handler(event, ctx) {
+      await webhooks(ctx).remove(ctx.workspace.id, id(event));
+      event.res.status = 204;
+      return null;
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/dashboard/webhooks/:id/settings",
+    access: access.owner,
+    summary: "Webhook settings: active, debounce, and the secret",
+    handler: (event, ctx) => webhooks(ctx).settings(ctx.workspace.id, id(event)),
+  },
+  {
+    method: "PUT",
+    path: "/api/dashboard/webhooks/:id/settings",
+    access: access.owner,
+    summary: "Change active, debounce_ms (≤ 3,600,000) and debounce_scope (entry | webhook)",
+    async handler(event, ctx) {
+      const body = await readJsonObject(event, ctx.service.options.bodyLimit);
+      for (const key of Object.keys(body)) {
+        if (!SETTINGS.has(key)) {
+          throw badRequest(key === "secret" ? "The secret cannot be changed: create a new webhook to rotate it (spec 6.6)" : `Unknown setting ${JSON.stringify(key)}; settings are active, debounce_ms, debounce_scope`);
+        }
+      }
+      const current = await webhooks(ctx).settings(ctx.workspace.id, id(event));
+      const debounce = validateDebounce(body.debounce_ms ?? current.debounce_ms, body.debounce_scope ?? current.debounce_scope);
+      return webhooks(ctx).updateSettings(ctx.workspace.id, id(event), { active: optionalBoolean(body.active, "active"), ...debounce });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/webhooks/:id/test",
+    access: access.owner,
+    summary: "Send one signed sample delivery through the real delivery path",
+    async handler(event, ctx) {
+      const body = ((await readJson(event, ctx.service.options.bodyLimit)) ?? {}) as Record<string, unknown>;
+      if (typeof body !== "object" || Array.isArray(body)) throw badRequest("Request body must be a JSON object");
+      const name = body.event ?? "content.updated";
+      if (!isEventName(name)) throw badRequest(`event must be one of the six event names, got ${JSON.stringify(name)}`);
+      const target = await webhooks(ctx).target(ctx.workspace.id, id(event));
+      const result = await ctx.service.webhooks.deliverNow(target, sampleEvent(ctx.workspace.id, name as EventName, ctx.service.now()) as ServiceEvent);
+      return { status: result.status, ok: result.ok, duration_ms: result.durationMs, ...(result.error ? { error: result.error } : {}) };
+    },
+  },
+]);
