@@ -6,7 +6,7 @@ import { request, type Agent } from "node:https";
 import { performance } from "node:perf_hooks";
 import { urlToHttpOptions } from "node:url";
 import type { ServiceEvent } from "../core/events.js";
-import { checkLiteralHost } from "./pinned-agent.js";
+import { AddressNotAllowedError, checkLiteralHost } from "./pinned-agent.js";
 import { SIGNATURE_HEADER, signDelivery } from "./sign.js";
 import type { WebhookTarget } from "./types.js";
 
@@ -139,6 +139,7 @@ function buildHeaders(custom: Record<string, string>, length: number, signature:
 
 /** A short, safe description of a failure: the message and code, nothing from the request. */
 export function errorText(err: unknown): string {
+  if (err instanceof AddressNotAllowedError) return err.message;
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
     return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;

@@ -1,6 +1,17 @@
 /**
  * The webhook dispatcher (DESIGN 2): match -> coalesce/debounce -> queue -> deliver -> retry ->
  * drop+log, and a graceful flush on close (spec 6.6, 6.7).
+ *
+ * Decisions:
+ * - Debouncing is trailing at both stages: a window closes a fixed time after the LAST event put in
+ *   it and sends only that event (spec 6.7.3). Stage 1 coalesces content.updated per entry for
+ *   `coalesceMs`; stage 2 is the webhook's debounce_ms, keyed (webhook, event, entry) or (webhook,
+ *   event). An update therefore goes out ~debounce_ms + 0.5 s after the last one, anything else
+ *   exactly debounce_ms after the last one, or at once with debounce_ms 0 (spec 6.7.4).
+ * - A window holds a reference to the event (and the target), never a serialized body; the body is
+ *   built and signed per attempt, so its timestamp is the send time (spec 6.1).
+ * - In memory only (spec 6.6 Persistence). close() flushes windows, gives queued and in-flight
+ *   deliveries the grace period, and drops retries in backoff as lost.
  */
 import { eventSubjectId, type ServiceEvent } from "../core/events.js";
 import { createDebounceWindows } from "./debounce.js";
@@ -70,6 +81,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const lookup: Promise<void> = Promise.resolve()
       .then(() => source.targetsFor(event.workspaceId, event.event))
       .then((targets) => {
+        lookups.delete(lookup); // it becomes windows/deliveries now: do not count it twice against the cap
         for (const target of targets) {
           // The source promises active, subscribed webhooks of this workspace; checked again anyway.
           if (target.active && target.workspaceId === event.workspaceId && target.events.includes(event.event)) {

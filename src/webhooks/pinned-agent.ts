@@ -12,7 +12,10 @@ import { isForbiddenAddress } from "../core/webhook-policy.js";
 import type { LookupAll } from "./types.js";
 
 export interface PinnedAgentOptions {
-  /** Skip the address check (loopback/private receivers in development). Default `false`. */
+  /**
+   * Admit loopback/private receivers (development). Link-local, multicast and unspecified addresses
+   * stay refused (the save-time policy of core/webhook-policy). Default `false`.
+   */
   allowPrivateTargets?: boolean;
   /** Resolver. Default `dns.promises.lookup(host, { all: true })`. */
   lookup?: LookupAll;
@@ -68,11 +71,11 @@ export function createPinnedAgent(options: PinnedAgentOptions = {}): Agent {
 
 /**
  * Throws `AddressNotAllowedError` when `hostname` is an IP literal in a forbidden range (Node
- * connects to literals without calling `lookup`). Names pass: they are checked at connect time.
+ * connects to literals without calling `lookup`). Names pass here: they are checked at connect time.
  */
 export function checkLiteralHost(hostname: string, allowPrivateTargets: boolean): void {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  if (!allowPrivateTargets && isIP(bare) !== 0 && isForbiddenAddress(bare)) throw new AddressNotAllowedError(bare);
+  if (isIP(bare) !== 0 && isForbiddenAddress(bare, { allowPrivate: allowPrivateTargets })) throw new AddressNotAllowedError(bare);
 }
 
 async function resolveChecked(
@@ -84,8 +87,9 @@ async function resolveChecked(
   const all = await resolve(hostname);
   if (all.length === 0) throw Object.assign(new Error(`no address found for ${hostname}`), { code: "ENOTFOUND" });
   // Every answer is checked, not only the one we connect to: a mixed answer is refused whole.
-  if (!allowPrivate) {
-    for (const { address } of all) if (isForbiddenAddress(address)) throw new AddressNotAllowedError(address);
+  // With allowPrivate the policy still refuses link-local (cloud metadata), multicast, unspecified.
+  for (const { address } of all) {
+    if (isForbiddenAddress(address, { allowPrivate })) throw new AddressNotAllowedError(address);
   }
   const wanted = family === 4 || family === 6 ? all.filter((a) => a.family === family) : all;
   if (wanted.length === 0) throw Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: "ENOTFOUND" });

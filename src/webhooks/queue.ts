@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { ServiceEvent } from "../core/events.js";
 import { schedule } from "./debounce.js";
 import { startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
+import { finish, logFields } from "./report.js";
 import type { DeliveryResult, DispatcherClock, DispatcherLogger, WebhookTarget } from "./types.js";
 
 export interface Job {
@@ -79,7 +80,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       const lane = lanes.get(host)!;
       const job = lane.jobs[lane.head];
       lane.jobs[lane.head++] = undefined as never;
-      if (lane.head > 1024 && lane.head * 2 > lane.jobs.length) lane.jobs = lane.jobs.slice(lane.head), (lane.head = 0);
+      if (lane.head > 1024 && lane.head * 2 > lane.jobs.length) {
+        lane.jobs = lane.jobs.slice(lane.head);
+        lane.head = 0;
+      }
       counts.queued--;
       lane.active++;
       // Re-added at the end: round-robin across hosts.
@@ -111,7 +115,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
 
   const settle = (job: Job, outcome: AttemptOutcome): void => {
     const attempts = job.attempts!;
-    const line = describe(job, outcome);
+    const line = logFields(job, outcome);
     if (outcome.ok) {
       counts.delivered++;
       logger.debug?.("webhook delivered", line);
@@ -169,7 +173,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
         clock.clearTimeout(handle);
         counts.dropped++;
         const last = job.last!;
-        logger.warn("webhook delivery lost: dispatcher closed during retry wait", describe(job, last));
+        logger.warn("webhook delivery lost: dispatcher closed during retry wait", logFields(job, last));
         finish(job, { ...last, error: `dispatcher closed during retry wait; last error: ${last.error}` });
       }
       backoff.clear();
@@ -180,7 +184,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
         for (let i = lane.head; i < lane.jobs.length; i++) {
           const job = lane.jobs[i];
           counts.dropped++;
-          logger.warn(`webhook delivery lost: ${reason}`, describe(job, undefined));
+          logger.warn(`webhook delivery lost: ${reason}`, logFields(job, undefined));
           finish(job, { ok: false, status: null, error: reason, signature: "", durationMs: 0 });
         }
         lane.jobs = [];
@@ -192,29 +196,5 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       for (const attempt of running) attempt.abort(reason);
       pump();
     },
-  };
-}
-
-function finish(job: Job, outcome: AttemptOutcome): void {
-  job.onDone?.({
-    ok: outcome.ok,
-    status: outcome.status,
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    attempts: job.attempts ?? 0,
-    durationMs: job.startedAt === undefined ? 0 : Math.round(performance.now() - job.startedAt),
-    signature: outcome.signature,
-  });
-}
-
-/** The fields of a log line: ids, event, attempt, status or error, duration. Never secret or header values. */
-function describe(job: Job, outcome: AttemptOutcome | undefined): Record<string, unknown> {
-  return {
-    webhook: job.target.id,
-    workspace: job.target.workspaceId,
-    event: job.event.event,
-    attempts: job.attempts ?? 0,
-    status: outcome?.status ?? null,
-    ...(outcome?.error === undefined ? {} : { error: outcome.error }),
-    ...(outcome === undefined ? {} : { durationMs: Math.round(outcome.durationMs) }),
   };
 }

@@ -28,7 +28,10 @@ export interface WebhookSource {
   targetsFor(workspaceId: string, event: EventName): Promise<WebhookTarget[]>;
 }
 
-/** Injectable clock: drives debounce windows, retry waits and body timestamps. */
+/**
+ * Injectable clock: drives debounce windows, retry waits and body timestamps. The per-attempt
+ * deadline and the close() grace are I/O bounds and always use real time.
+ */
 export interface DispatcherClock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -49,7 +52,10 @@ export type LookupAll = (hostname: string) => Promise<{ address: string; family:
 export interface DispatcherOptions {
   /** Finds the active, subscribed webhooks of a workspace. Required. */
   source: WebhookSource;
-  /** Allow loopback/private/link-local targets (local development and tests). Default `false`. */
+  /**
+   * Allow loopback and private targets (local development and tests). Addresses are still checked
+   * at connect time: link-local (cloud metadata), multicast and unspecified stay refused. Default `false`.
+   */
   allowPrivateTargets?: boolean;
   /** Hostname resolver used at connect time. Default `dns.promises.lookup(host, { all: true })`. */
   lookup?: LookupAll;
@@ -65,7 +71,10 @@ export interface DispatcherOptions {
   maxConcurrency?: number;
   /** Attempts in flight at once to one host (`hostname:port`). Default `8`. */
   maxPerHost?: number;
-  /** Debounce windows + queued deliveries + deliveries in retry wait. Over it: drop and log. Default `100_000`. */
+  /**
+   * Bound on `stats().pending` for emitted events (deliverNow is not capped). Over it the new
+   * window or delivery is dropped and logged (at most one line per second). Default `100_000`.
+   */
   maxPending?: number;
   /** Default: `Date.now` and global timers. */
   clock?: DispatcherClock;
@@ -89,7 +98,7 @@ export interface DeliveryResult {
 }
 
 export interface DispatcherStats {
-  /** Debounce windows + queued deliveries + deliveries waiting to retry. */
+  /** Debounce windows + target lookups under way + queued deliveries + deliveries waiting to retry. */
   pending: number;
   /** Attempts currently on the wire. */
   inFlight: number;

@@ -77,7 +77,11 @@ let seq = 0;
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
 /** A content event for entry `entryId` (`n` distinguishes states of the same entry). */
-export function contentEvent(event: ContentEventName, entryId = uuid(1), fields: Record<string, unknown> = {}): ServiceEvent {
+export function contentEvent(
+  event: ContentEventName,
+  entryId = uuid(1),
+  fields: Record<string, unknown> = {},
+): Extract<ServiceEvent, { event: ContentEventName }> {
   return {
     workspaceId: "ws-1",
     event,

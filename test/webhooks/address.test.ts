@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createDispatcher, type DispatcherOptions, type LookupAll } from "../../src/webhooks/index.js";
+import { CA, captureLogger, contentEvent, sourceOf, startReceiver, target, type Receiver } from "./helpers.js";
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+async function receiver(): Promise<Receiver> {
+  const r = await startReceiver();
+  cleanup.push(() => r.close());
+  return r;
+}
+
+function dispatcher(options: Partial<DispatcherOptions>) {
+  const logger = captureLogger();
+  const d = createDispatcher({ source: sourceOf(), ca: CA, retryDelaysMs: [20, 20], logger, ...options });
+  cleanup.push(() => d.close({ graceMs: 100 }));
+  return Object.assign(d, { logger });
+}
+
+/** Resolver for the fake name hooks.test; records every call. */
+function fakeDns(answers: Record<string, { address: string; family: 4 | 6 }[]>) {
+  const calls: string[] = [];
+  const lookup: LookupAll = async (hostname) => {
+    calls.push(hostname);
+    const found = answers[hostname];
+    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    return found;
+  };
+  return { lookup, calls };
+}
+
+const LOOPBACK = { "hooks.test": [{ address: "127.0.0.1", family: 4 as const }] };
+
+describe("connect-time address check (DESIGN 5)", () => {
+  it("refuses a name resolving to 127.0.0.1 at connect time; the receiver gets nothing", async () => {
+    const r = await receiver();
+    const dns = fakeDns(LOOPBACK);
+    const d = dispatcher({ lookup: dns.lookup, allowPrivateTargets: false });
+    const result = await d.deliverNow(target(r.url("/hook", "hooks.test")), contentEvent("content.created"), { retries: true });
+    expect(result).toMatchObject({ ok: false, status: null, attempts: 3 });
+    expect(result.error).toBe("address 127.0.0.1 is not allowed");
+    expect(dns.calls).toContain("hooks.test");
+    expect(r.requests).toHaveLength(0);
+    expect(d.logger.text()).toContain("address 127.0.0.1 is not allowed");
+  });
+
+  it("refuses the whole answer when any resolved address is forbidden", async () => {
+    const r = await receiver();
+    const dns = fakeDns({ "hooks.test": [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.8", family: 4 }] });
+    const d = dispatcher({ lookup: dns.lookup });
+    const result = await d.deliverNow(target(r.url("/hook", "hooks.test")), contentEvent("content.created"));
+    expect(result.error).toBe("address 10.0.0.8 is not allowed");
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ["127.0.0.1", "https://127.0.0.1:1/hook"],
+    ["::1", "https://[::1]:1/hook"],
+    ["169.254.169.254", "https://169.254.169.254/latest/meta-data"],
+  ])("refuses the IP literal %s without a lookup", async (address, url) => {
+    const dns = fakeDns({});
+    const d = dispatcher({ lookup: dns.lookup });
+    const result = await d.deliverNow(target(url), contentEvent("content.created"));
+    expect(result).toMatchObject({ ok: false, status: null, error: `address ${address} is not allowed` });
+    expect(dns.calls).toHaveLength(0);
+  });
+
+  it("even with allowPrivateTargets, link-local (cloud metadata) stays refused", async () => {
+    const dns = fakeDns({ "hooks.test": [{ address: "169.254.169.254", family: 4 }] });
+    const d = dispatcher({ lookup: dns.lookup, allowPrivateTargets: true });
+    const result = await d.deliverNow(target("https://hooks.test/x"), contentEvent("content.created"));
+    expect(result.error).toBe("address 169.254.169.254 is not allowed");
+  });
+
+  it("with allowPrivateTargets, connects to the checked address and verifies TLS for the URL hostname", async () => {
+    const r = await receiver();
+    const dns = fakeDns(LOOPBACK);
+    const d = dispatcher({ lookup: dns.lookup, allowPrivateTargets: true });
+    const result = await d.deliverNow(target(r.url("/hook", "hooks.test")), contentEvent("content.created"));
+    expect(result).toMatchObject({ ok: true, status: 200 });
+    expect(r.requests).toHaveLength(1);
+    expect(r.requests[0].headers.host).toBe(`hooks.test:${r.port}`);
+  });
+
+  it("verifies the certificate: without the test CA the delivery fails", async () => {
+    const r = await receiver();
+    const d = createDispatcher({ source: sourceOf(), allowPrivateTargets: true, logger: captureLogger() });
+    cleanup.push(() => d.close({ graceMs: 100 }));
+    const result = await d.deliverNow(target(r.url()), contentEvent("content.created"));
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/certificate/i);
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it("an unresolvable name is a failed attempt", async () => {
+    const d = dispatcher({ lookup: fakeDns({}).lookup, allowPrivateTargets: true });
+    const result = await d.deliverNow(target("https://nowhere.test/x"), contentEvent("content.created"));
+    expect(result).toMatchObject({ ok: false, status: null });
+    expect(result.error).toContain("ENOTFOUND");
+  });
+
+  it("http:// and malformed URLs are never delivered", async () => {
+    const d = dispatcher({ allowPrivateTargets: true });
+    expect((await d.deliverNow(target("http://127.0.0.1:1/x"), contentEvent("content.created"))).error).toBe(
+      "only https:// webhook URLs are delivered",
+    );
+    expect((await d.deliverNow(target("not a url"), contentEvent("content.created"))).error).toBe("invalid webhook URL");
+  });
+});
