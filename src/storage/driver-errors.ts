@@ -27,12 +27,23 @@ export function mapDriverError(error: unknown): unknown {
   if (typeof message === "string" && /Connection terminated|not queryable|Client was closed/i.test(message)) {
     return unavailable("Database unavailable");
   }
-  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return unavailable("Database busy");
+  const errcode = (error as { errcode?: unknown })?.errcode;
+  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || (typeof errcode === "number" && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6))) return unavailable("Database busy");
   return error;
 }
 
-/** True for a UNIQUE constraint violation on either dialect. */
+// SQLite extended result codes, as node:sqlite reports them in `errcode`.
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+
+/** True for a UNIQUE constraint violation on either dialect and every SQLite engine. */
 export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return (
+    code === "23505" ||
+    code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+    errcode === SQLITE_CONSTRAINT_UNIQUE ||
+    errcode === SQLITE_CONSTRAINT_PRIMARYKEY
+  );
 }

@@ -1,31 +1,28 @@
 /**
- * SQLite through db0's better-sqlite3 connector: WAL, a busy timeout, statements prepared once,
- * and writes serialized so an async transaction never interleaves with another write.
+ * SQLite: WAL, a busy timeout, statements prepared once, and writes serialized so an async
+ * transaction never interleaves with another write. The engine is the runtime's own where it has
+ * one (sqlite-drivers.ts).
  */
-import { createDatabase } from "db0";
-import betterSqlite3Connector from "db0/connectors/better-sqlite3";
-import type BetterSqlite3 from "better-sqlite3";
 import { dirname } from "node:path";
 import { mkdirSync } from "node:fs";
 import { createMutex, normalizeParams, type Sql, type SqlValue } from "./sql.js";
 import { mapDriverError } from "./driver-errors.js";
+import { openRawSqlite, type RawStatement, type SqliteDriverName } from "./sqlite-drivers.js";
 
 const BUSY_WAIT_MS = 5000;
 
 /** Opens (creating if needed) the SQLite file at `path`, or an in-memory database for ":memory:". */
-export async function openSqlite(path: string): Promise<Sql> {
+export async function openSqlite(path: string, driver?: SqliteDriverName): Promise<Sql & { driver: SqliteDriverName }> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db0 = createDatabase(
-    betterSqlite3Connector(path === ":memory:" ? { name: ":memory:" } : { path }),
-  );
-  const raw = (await db0.getInstance()) as BetterSqlite3.Database;
-  raw.pragma("journal_mode = WAL");
-  raw.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
-  raw.pragma("foreign_keys = ON");
+  const raw = await openRawSqlite(path, driver);
+  const { db0 } = raw;
+  raw.exec("PRAGMA journal_mode = WAL");
+  raw.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
+  raw.exec("PRAGMA foreign_keys = ON");
   // WAL + NORMAL survives a process crash (SIGKILL); only an OS crash can lose the last commits.
-  raw.pragma("synchronous = NORMAL");
+  raw.exec("PRAGMA synchronous = NORMAL");
 
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new Map<string, RawStatement>();
   const prepare = (sql: string) => {
     let stmt = statements.get(sql);
     if (!stmt) {
@@ -49,19 +46,19 @@ export async function openSqlite(path: string): Promise<Sql> {
   // block the event loop (and deadlock two connections of one process), so poll asynchronously.
   const beginImmediate = async () => {
     const deadline = Date.now() + BUSY_WAIT_MS;
-    raw.pragma("busy_timeout = 0");
+    raw.exec("PRAGMA busy_timeout = 0");
     try {
       for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
         try {
           raw.exec("BEGIN IMMEDIATE");
           return;
         } catch (error) {
-          if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw mapDriverError(error);
+          if (!isBusy(error) || Date.now() > deadline) throw mapDriverError(error);
           await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
         }
       }
     } finally {
-      raw.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
+      raw.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
     }
   };
 
@@ -74,16 +71,17 @@ export async function openSqlite(path: string): Promise<Sql> {
       return guard(() => prepare(sql).get(...params(p)) as T | undefined);
     },
     async run(sql: string, p?: SqlValue[]) {
-      return guard(() => ({ changes: prepare(sql).run(...params(p)).changes }));
+      return guard(() => ({ changes: Number(prepare(sql).run(...params(p)).changes) }));
     },
     async exec(sql: string) {
       guard(() => raw.exec(sql));
     },
   };
 
-  const sql: Sql = {
+  return {
     ...direct,
     db0,
+    driver: raw.driver,
     // Outside a transaction a write waits for any open transaction, so it is never swept into it.
     run: (s, p) => writes.run(() => direct.run(s, p)),
     exec: (s) => writes.run(() => direct.exec(s)),
@@ -96,7 +94,11 @@ export async function openSqlite(path: string): Promise<Sql> {
           raw.exec("COMMIT");
           return result;
         } catch (error) {
-          if (raw.inTransaction) raw.exec("ROLLBACK");
+          try {
+            raw.exec("ROLLBACK");
+          } catch {
+            // no transaction left to roll back (COMMIT failed after SQLite ended it)
+          }
           throw error;
         }
       });
@@ -108,5 +110,9 @@ export async function openSqlite(path: string): Promise<Sql> {
       });
     },
   };
-  return sql;
+}
+
+function isBusy(error: unknown): boolean {
+  const e = error as { code?: string; errcode?: number; message?: string };
+  return e.code === "SQLITE_BUSY" || (typeof e.errcode === "number" && (e.errcode & 0xff) === 5) || /database is locked|SQLITE_BUSY/i.test(e.message ?? "");
 }

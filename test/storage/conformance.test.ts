@@ -8,13 +8,21 @@ import { migrations } from "../../src/storage/migrations/index.js";
 import { isUniqueViolation } from "../../src/storage/driver-errors.js";
 import { createWorkspaceRepo } from "../../src/storage/workspaces.js";
 import type { Sql } from "../../src/storage/sql.js";
-import { createTestDatabase, drivers, type TestDatabase } from "../helpers/database.js";
+import { createTestDatabase, drivers, type DriverName, type TestDatabase } from "../helpers/database.js";
+import { availableSqliteDrivers, type SqliteDriverName } from "../../src/storage/sqlite-drivers.js";
+import { openSqlite } from "../../src/storage/sqlite.js";
 
-describe.each(drivers)("storage on %s", (driver) => {
+// Every SQLite engine this runtime offers, and PostgreSQL when configured.
+const targets: [string, DriverName, SqliteDriverName | undefined][] = [
+  ...availableSqliteDrivers().map((engine): [string, DriverName, SqliteDriverName] => [`sqlite (${engine})`, "sqlite", engine]),
+  ...drivers.filter((d) => d === "postgresql").map((d): [string, DriverName, undefined] => [d, d, undefined]),
+];
+
+describe.each(targets)("storage on %s", (_name, driver, engine) => {
   let db: TestDatabase;
   const open: Sql[] = [];
   const connect = async () => {
-    const sql = await openDatabase(db.url);
+    const sql = engine ? await openSqlite(db.url, engine) : await openDatabase(db.url);
     open.push(sql);
     return sql;
   };

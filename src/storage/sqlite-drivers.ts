@@ -1,0 +1,101 @@
+/**
+ * The synchronous SQLite engines we run on, behind one tiny interface: the runtime's own
+ * (`node:sqlite` on Node >= 22.5, `bun:sqlite` on Bun) so a current runtime needs no native addon,
+ * and better-sqlite3 elsewhere (Node 20). db0 has connectors for all three; we use it to open them.
+ */
+import { createRequire } from "node:module";
+import { createDatabase, type Database as Db0Database } from "db0";
+
+export type SqliteDriverName = "better-sqlite3" | "node:sqlite" | "bun:sqlite";
+
+export interface RawStatement {
+  all(...params: unknown[]): unknown[];
+  get(...params: unknown[]): unknown;
+  run(...params: unknown[]): { changes: number | bigint };
+}
+
+export interface RawSqlite {
+  readonly driver: SqliteDriverName;
+  prepare(sql: string): RawStatement;
+  exec(sql: string): void;
+  db0: Db0Database;
+}
+
+const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+const hasNodeSqlite = () => {
+  try {
+    return Boolean(process.getBuiltinModule?.("node:sqlite"));
+  } catch {
+    return false;
+  }
+};
+
+let betterSqliteLoads: boolean | undefined;
+/** better-sqlite3 is optional: absent, or built for another Node ABI, it is simply not offered. */
+const hasBetterSqlite = () => {
+  if (betterSqliteLoads === undefined) {
+    try {
+      const Database = createRequire(import.meta.url)("better-sqlite3") as new (p: string) => { close(): void };
+      new Database(":memory:").close();
+      betterSqliteLoads = true;
+    } catch {
+      betterSqliteLoads = false;
+    }
+  }
+  return betterSqliteLoads;
+};
+
+/** Which engines this runtime offers, best first. */
+export function availableSqliteDrivers(): SqliteDriverName[] {
+  if (isBun()) return ["bun:sqlite"];
+  const out: SqliteDriverName[] = [];
+  if (hasNodeSqlite()) out.push("node:sqlite");
+  if (hasBetterSqlite()) out.push("better-sqlite3");
+  if (out.length === 0) {
+    throw new Error("No SQLite engine: use Node >= 22.5 (node:sqlite), Bun, or install better-sqlite3 (npm install better-sqlite3)");
+  }
+  return out;
+}
+
+/** `SVC_SQLITE_DRIVER` overrides the choice (tests run the conformance suite on each). */
+export function defaultSqliteDriver(): SqliteDriverName {
+  const forced = process.env.SVC_SQLITE_DRIVER as SqliteDriverName | undefined;
+  if (forced) {
+    if (!availableSqliteDrivers().includes(forced)) throw new Error(`SVC_SQLITE_DRIVER=${forced} is not available in this runtime`);
+    return forced;
+  }
+  return availableSqliteDrivers()[0]!;
+}
+
+/** Opens `path` (or ":memory:") with the named engine. */
+export async function openRawSqlite(path: string, driver: SqliteDriverName = defaultSqliteDriver()): Promise<RawSqlite> {
+  const memory = path === ":memory:";
+  if (driver === "better-sqlite3") {
+    const { default: connector } = await import("db0/connectors/better-sqlite3");
+    const db0 = createDatabase(connector(memory ? { name: ":memory:" } : { path }));
+    const raw = (await db0.getInstance()) as unknown as {
+      prepare(sql: string): RawStatement;
+      exec(sql: string): void;
+    };
+    return { driver, db0, prepare: (s) => raw.prepare(s), exec: (s) => void raw.exec(s) };
+  }
+  if (driver === "node:sqlite") {
+    const { default: connector } = await import("db0/connectors/node-sqlite");
+    const db0 = createDatabase(connector(memory ? { name: ":memory:" } : { path }));
+    const raw = (await db0.getInstance()) as unknown as { prepare(sql: string): RawStatement; exec(sql: string): void };
+    return { driver, db0, prepare: (s) => raw.prepare(s), exec: (s) => raw.exec(s) };
+  }
+  const { default: connector } = await import("db0/connectors/bun-sqlite");
+  const db0 = createDatabase(connector(memory ? { name: ":memory:" } : { path }));
+  const raw = (await db0.getInstance()) as unknown as { prepare(sql: string): RawStatement; exec(sql: string): void };
+  return {
+    driver,
+    db0,
+    // bun:sqlite answers null for "no row"; the others undefined.
+    prepare: (s) => {
+      const stmt = raw.prepare(s);
+      return { all: (...p) => stmt.all(...p), run: (...p) => stmt.run(...p), get: (...p) => stmt.get(...p) ?? undefined };
+    },
+    exec: (s) => raw.exec(s),
+  };
+}
