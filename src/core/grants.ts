@@ -178,3 +178,23 @@ function describe(value: unknown): string {
   if (value === null || typeof value !== "object") return String(value);
   return Array.isArray(value) ? "an array" : "an object";
 }
+
+/**
+ * The grants a key created before the grant model receives on import (spec 5.4.6, 9.3): the old
+ * model let any valid key read private content (entries:read) and call every MCP read tool —
+ * list_collections/get_collection (collections:read), list_items/get_item (entries:read),
+ * list_media (media:read), list_forms (forms:read), list_submissions (submissions:read). Nothing
+ * more: no write, and no users/rules/sites read, which no old surface offered to keys.
+ * collections:read and forms:read are implied already; they are stored explicitly so the stored
+ * set documents itself. See docs/access.md.
+ *
+ * @example
+ * hasGrant(LEGACY_KEY_GRANTS, "submissions:read"); // true
+ */
+export const LEGACY_KEY_GRANTS: readonly Grant[] = Object.freeze([
+  "collections:read",
+  "entries:read",
+  "forms:read",
+  "media:read",
+  "submissions:read",
+] as Grant[]);

@@ -11,6 +11,7 @@
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { badRequest } from "./errors.js";
+import { isTokenFormat, tokenKind } from "./keys.js";
 
 /**
  * The length rule, in Unicode code points.
@@ -147,4 +148,29 @@ function derive(password: string, salt: Buffer, keylen: number, n: number, r: nu
   return new Promise<Buffer>((resolve, reject) => {
     scrypt(password.normalize("NFC"), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
   });
+}
+
+/**
+ * `validatePassword` plus one rule for new passwords: a value shaped like a bearer token (an API
+ * key, a session or refresh token) is refused, so a key can never be a password (spec 5.1).
+ *
+ * @example
+ * validateNewPassword(generateApiKey()); // throws 400
+ */
+export function validateNewPassword(pw: unknown): asserts pw is string {
+  validatePassword(pw);
+  if (looksLikeToken(pw)) throw badRequest("password must not be an API key or token", { field: "password" });
+}
+
+/**
+ * True when `value` has the exact shape of one of our bearer tokens (`pk_`, `ds_`, `dr_`, `as_` +
+ * 64 hex). Login refuses such a password uniformly, at the cost of a normal verification.
+ *
+ * @example
+ * looksLikeToken("pk_" + "a".repeat(64)); // true
+ */
+export function looksLikeToken(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  const kind = tokenKind(value.trim());
+  return kind !== undefined && isTokenFormat(kind, value.trim());
 }

@@ -1,7 +1,13 @@
 /**
- * First run: an empty data directory gets a ready-to-try demo workspace.
+ * First run: an empty data directory gets a ready-to-try demo workspace with an owner (random
+ * password) and one API key holding all 16 grants, both returned so `svc serve` prints them once.
+ * Neither is stored in clear: the password is scrypt-hashed, the key SHA-256-hashed.
  */
-import type { ServiceContext } from "../service-context.js";
+import { randomBytes } from "node:crypto";
+import { ALL_GRANTS } from "../core/grants.js";
+import { repo, type ServiceContext } from "../service-context.js";
+import { createApiKeyRepo } from "../storage/api-keys.js";
+import { createDashboardUserRepo } from "../storage/dashboard-users.js";
 
 export interface DemoCredentials {
   hosts: string[];
@@ -9,9 +15,15 @@ export interface DemoCredentials {
   apiKey?: string;
 }
 
+/** The demo owner's sign-in email. */
+export const DEMO_OWNER_EMAIL = "owner@demo.localhost";
+
 /** Creates the demo workspace when there is no workspace at all; otherwise does nothing. */
 export async function bootstrapDemo(ctx: ServiceContext): Promise<DemoCredentials | undefined> {
   if ((await ctx.workspaces.count()) > 0) return undefined;
   const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["localhost", "demo.localhost"], name: "Demo", identity: true });
-  return { hosts: ws.hosts };
+  const password = randomBytes(18).toString("base64url");
+  await repo(ctx, createDashboardUserRepo).create(ws.id, { email: DEMO_OWNER_EMAIL, password, role: "owner" });
+  const key = await repo(ctx, createApiKeyRepo).create(ws.id, { name: "demo (all grants)", grants: [...ALL_GRANTS] });
+  return { hosts: ws.hosts, owner: { email: DEMO_OWNER_EMAIL, password }, apiKey: key.value };
 }

@@ -49,8 +49,9 @@ export function createCredentialRepo(ctx: ServiceContext) {
       );
       return row && { id: row.id, workspaceId: row.workspace_id, grants: parseStoredGrants(row.grants), lastUsedAt: row.last_used_at };
     },
-    async touchKey(id: string, at: string): Promise<void> {
-      await sql.run("UPDATE api_keys SET last_used_at = ? WHERE id = ?", [at, id]);
+    /** Sets last_used_at = at unless it is newer than `notAfter` (ISO strings order as times). */
+    async touchKey(id: string, at: string, notAfter: string): Promise<void> {
+      await sql.run("UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)", [at, id, notAfter]);
     },
     async dashboardToken(hash: string): Promise<DashboardCredential | undefined> {
       const row = await sql.get<{ user_id: string; workspace_id: string; kind: string; role: string; grants: string; expires_at: string }>(

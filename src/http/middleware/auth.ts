@@ -2,9 +2,11 @@
  * The one authentication path (spec 5): a bearer token is told apart by its prefix (pk_ key,
  * ds_ dashboard access token, as_ account session) and resolved into a principal of the request's
  * workspace; then the route's access is enforced. A credential of another workspace is unknown here.
+ * Only the Authorization header is read: no query-parameter or cookie form exists (spec 5.2.1).
+ * A `dr_` refresh token is never a credential; it is only exchanged at /api/dashboard/refresh.
  */
 import type { H3Event } from "h3";
-import { forbidden, unauthorized } from "../../core/errors.js";
+import { forbidden, notFound, unauthorized } from "../../core/errors.js";
 import { assertGrant } from "../../core/grants.js";
 import { hashToken, parseBearer, tokenKind } from "../../core/keys.js";
 import { createCredentialRepo } from "../../storage/credentials.js";
@@ -14,6 +16,17 @@ import type { TenantWorkspace } from "./tenant.js";
 
 /** spec 2.1 / 8: last_used_at is written at most once a minute per key. */
 export const LAST_USED_INTERVAL_MS = 60_000;
+
+/** The refusal of account routes on a workspace without Identity (spec 2.4). */
+export const identityDisabled = () =>
+  notFound("Identity is not enabled on this workspace; account sign-up, sign-in and sessions are unavailable", {
+    identity: false,
+  });
+
+/** The bearer token of the request, or undefined when the header is missing or malformed. */
+export function bearerToken(event: H3Event): string | undefined {
+  return parseBearer(event.req.headers.get("authorization"));
+}
 
 /**
  * The principal a request's Authorization header names, or undefined when there is none.
@@ -35,7 +48,7 @@ export async function authenticate(
     case "api_key": {
       const key = await creds.apiKey(hash);
       if (!key || key.workspaceId !== workspace.id) throw unauthorized();
-      touchKey(service, key.id, now);
+      touchKey(service, key.id, key.lastUsedAt, now);
       return { kind: "key", id: key.id, workspaceId: key.workspaceId, grants: key.grants };
     }
     case "dashboard_access": {
@@ -55,11 +68,19 @@ export async function authenticate(
   }
 }
 
-/** Fire-and-forget, throttled cluster-wide through shared state: never a write per request. */
-function touchKey(service: ServiceContext, id: string, now: number): void {
+/**
+ * Records last_used_at without a write per request (spec 2.1, 8). Three layers: the row just read
+ * says it is recent (no I/O at all); else one instance wins a cluster-wide claim for the minute
+ * (ctx.shared, Redis when configured); and the UPDATE itself only moves a value older than a
+ * minute, so even instances that share no state write at most once a minute. Fire-and-forget.
+ */
+function touchKey(service: ServiceContext, id: string, lastUsedAt: string | null, now: number): void {
+  if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < LAST_USED_INTERVAL_MS) return;
   void service.shared
     .claim(`key-used:${id}`, LAST_USED_INTERVAL_MS)
-    .then((won) => (won ? repo(service, createCredentialRepo).touchKey(id, new Date(now).toISOString()) : undefined))
+    .then((won) =>
+      won ? repo(service, createCredentialRepo).touchKey(id, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString()) : undefined,
+    )
     .catch((error: unknown) => service.logger.warn("could not record last_used_at:", (error as Error).message));
 }
 
@@ -71,8 +92,10 @@ export async function authorize(
   workspace: TenantWorkspace,
 ): Promise<Principal | undefined> {
   if (accessRule.kind === "public") return undefined; // spec 5.2.3: a key sent is ignored
+  if (accessRule.kind === "account" && !workspace.identity) throw identityDisabled();
+  // custom: the handler reads credentials itself, if at all (a public collection ignores even an invalid one).
+  if (accessRule.kind === "custom") return undefined;
   const principal = await authenticate(event, service, workspace);
-  if (accessRule.kind === "custom") return principal;
   if (!principal) throw unauthorized();
   switch (accessRule.kind) {
     case "grant":

@@ -1,0 +1,11 @@
+/**
+ * The access-control surfaces (issue 3) in one list for routes/index.ts: dashboard sign-in, API
+ * keys and members (owner only), and Identity accounts.
+ */
+import type { RouteDef } from "../route.js";
+import { accountRoutes } from "./accounts.js";
+import { dashboardAuthRoutes } from "./dashboard-auth.js";
+import { keyRoutes } from "./keys.js";
+import { memberRoutes } from "./members.js";
+
+export const accessControlRoutes: RouteDef[] = [...dashboardAuthRoutes, ...keyRoutes, ...memberRoutes, ...accountRoutes];

@@ -1,0 +1,70 @@
+/**
+ * Dashboard sign-in (spec 2.3, 3, 5.1; DESIGN §4.2): email + password → a one-hour access token
+ * carrying role and grants, plus a refresh token that re-reads them. A key cannot sign in.
+ */
+import { badRequest, ServiceError } from "../../core/errors.js";
+import { verifyAgainstDummy } from "../../core/passwords.js";
+import { tokenKind } from "../../core/keys.js";
+import { repo } from "../../service-context.js";
+import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
+import { createDashboardTokenRepo } from "../../storage/dashboard-tokens.js";
+import { access } from "../access.js";
+import { readJson, readJsonObject } from "../body.js";
+import { bearerToken } from "../middleware/auth.js";
+import { limitLogin } from "../middleware/login-limit.js";
+import { defineRoutes } from "../route.js";
+
+/**
+ * The one answer to every failed sign-in — unknown email, wrong password, a key or token as the
+ * password or as the bearer — so the response tells nothing about which accounts exist.
+ */
+export const loginFailed = () => new ServiceError(401, "unauthorized", "Invalid email or password");
+
+/** Reads `{email, password}`; 400 only for a body that is not that shape (no oracle in it). */
+export function readCredentials(body: Record<string, unknown>): { email: string; password: string } {
+  const { email, password } = body;
+  if (typeof email !== "string" || typeof password !== "string") throw badRequest("Send {email, password} as strings");
+  return { email, password };
+}
+
+/** True when the request carries an API key: spec 5.1, a key never becomes a session. */
+export const sentApiKey = (event: Parameters<typeof bearerToken>[0]) => tokenKind(bearerToken(event) ?? "") === "api_key";
+
+export const dashboardAuthRoutes = defineRoutes([
+  {
+    method: "POST",
+    path: "/api/dashboard/login",
+    access: access.public,
+    summary: "Sign in with {email, password} → {access_token, refresh_token, expires_in, role}",
+    async handler(event, { service, workspace }) {
+      const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
+      await limitLogin(event, service, "dashboard", workspace.id, email);
+      const user = sentApiKey(event)
+        ? await verifyAgainstDummy(password).then(() => undefined)
+        : await repo(service, createDashboardUserRepo).verifyLogin(workspace.id, email, password);
+      if (!user) throw loginFailed();
+      return repo(service, createDashboardTokenRepo).issue(workspace.id, user);
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/refresh",
+    access: access.public,
+    summary: "Exchange {refresh_token} for a new pair carrying the current role and grants (spec 3)",
+    async handler(event, { service, workspace }) {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      return repo(service, createDashboardTokenRepo).refresh(workspace.id, body.refresh_token);
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/logout",
+    access: access.session,
+    summary: "Sign out: ends the presented access token and the {refresh_token} sent, if any",
+    async handler(event, { service, workspace, principal }) {
+      const body = (await readJson(event, service.options.bodyLimit)) as { refresh_token?: unknown } | undefined;
+      await repo(service, createDashboardTokenRepo).logout(workspace.id, principal!.id, bearerToken(event)!, body?.refresh_token);
+      return new Response(null, { status: 204 });
+    },
+  },
+]);

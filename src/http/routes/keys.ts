@@ -1,0 +1,43 @@
+/**
+ * API key management (spec 2.1, 5.5; DESIGN §4.2): owner only. Create shows the value once; list
+ * never shows values or hashes; revoke is immediate and permanent.
+ */
+import { getRouterParam } from "h3";
+import { repo } from "../../service-context.js";
+import { createApiKeyRepo } from "../../storage/api-keys.js";
+import { access } from "../access.js";
+import { readJsonObject } from "../body.js";
+import { defineRoutes } from "../route.js";
+
+export const keyRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/keys",
+    access: access.owner,
+    summary: "List active API keys (never their values)",
+    async handler(_event, { service, workspace }) {
+      return { data: await repo(service, createApiKeyRepo).list(workspace.id) };
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/keys",
+    access: access.owner,
+    summary: "Create an API key {name, grants}; the value is in this response only",
+    async handler(event, { service, workspace }) {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      const created = await repo(service, createApiKeyRepo).create(workspace.id, { name: body.name, grants: body.grants });
+      event.res.status = 201;
+      return created;
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/dashboard/keys/:id",
+    access: access.owner,
+    summary: "Revoke an API key: immediate and permanent",
+    async handler(event, { service, workspace }) {
+      return repo(service, createApiKeyRepo).revoke(workspace.id, getRouterParam(event, "id")!);
+    },
+  },
+]);

@@ -1,0 +1,74 @@
+/**
+ * Dashboard users (spec 2.3, 5.5; DESIGN §4.2): owner only. Role owner or member and a member's
+ * grants; the last owner can be neither removed nor demoted. Changes reach the person at their
+ * next token refresh (spec 3); removal ends their sessions at once.
+ */
+import { getRouterParam } from "h3";
+import { notFound } from "../../core/errors.js";
+import { repo } from "../../service-context.js";
+import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
+import { access } from "../access.js";
+import { readJsonObject } from "../body.js";
+import { defineRoutes } from "../route.js";
+
+export const memberRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/members",
+    access: access.owner,
+    summary: "List dashboard users with role and grants",
+    async handler(_event, { service, workspace }) {
+      return { data: await repo(service, createDashboardUserRepo).list(workspace.id) };
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/members",
+    access: access.owner,
+    summary: "Create a dashboard user {email, password, role, grants}",
+    async handler(event, { service, workspace }) {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      const user = await repo(service, createDashboardUserRepo).create(workspace.id, {
+        email: body.email,
+        password: body.password,
+        role: body.role ?? "member",
+        grants: body.grants,
+      });
+      event.res.status = 201;
+      return user;
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/dashboard/members/:id",
+    access: access.owner,
+    summary: "One dashboard user",
+    async handler(event, { service, workspace }) {
+      const user = await repo(service, createDashboardUserRepo).get(workspace.id, getRouterParam(event, "id")!);
+      if (!user) throw notFound("No such dashboard user");
+      return user;
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/api/dashboard/members/:id",
+    access: access.owner,
+    summary: "Change {role?, grants?}; effective at the person's next refresh",
+    async handler(event, { service, workspace }) {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      return repo(service, createDashboardUserRepo).update(workspace.id, getRouterParam(event, "id")!, {
+        role: body.role,
+        grants: body.grants,
+      });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/dashboard/members/:id",
+    access: access.owner,
+    summary: "Remove a dashboard user and end their sessions",
+    async handler(event, { service, workspace }) {
+      return repo(service, createDashboardUserRepo).remove(workspace.id, getRouterParam(event, "id")!);
+    },
+  },
+]);

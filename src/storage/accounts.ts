@@ -1,0 +1,122 @@
+/**
+ * Identity end users and their account sessions (spec 2.4, 4.4, 5.6): email + scrypt password;
+ * a session is an opaque `as_` token valid 30 days from issue, never renewed (signing in again
+ * issues a new one), stored hashed, carrying no grants. Deactivated users (active = 0) are
+ * refused by the authenticator on their very next request.
+ *
+ * @example
+ * const accounts = repo(ctx, createAccountRepo);
+ * const { token, expires_at } = await accounts.issueSession(ws.id, user.id);
+ */
+import { randomUUID } from "node:crypto";
+import { conflict } from "../core/errors.js";
+import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
+import { generateToken, hashToken } from "../core/keys.js";
+import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
+import type { ServiceContext } from "../service-context.js";
+import { isUniqueViolation } from "./driver-errors.js";
+
+/** spec 3, 5.6, 8: fixed 30 days from issue. */
+export const ACCOUNT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** An end user as they see themselves (`GET /api/v1/accounts/me`). Never the password hash. */
+export interface Account {
+  id: string;
+  email: string;
+  attributes: Record<string, unknown>;
+  created_at: string;
+}
+
+interface Row {
+  id: string;
+  email: string;
+  attributes: string;
+  active: number;
+  created_at: string;
+}
+
+const toAccount = (r: Row): Account => ({ id: r.id, email: r.email, attributes: parseAttributes(r.attributes), created_at: r.created_at });
+
+/** Repository factory; use through `repo(ctx, createAccountRepo)`. */
+export function createAccountRepo(ctx: ServiceContext) {
+  const { sql } = ctx;
+
+  return {
+    /** Creates an end user; 409 when the email is taken in this workspace. */
+    async signup(workspaceId: string, input: { email: unknown; password: unknown }): Promise<Account> {
+      const email = normalizeEmail(input.email);
+      validateNewPassword(input.password);
+      const hash = await hashPassword(input.password);
+      const at = new Date(ctx.now()).toISOString();
+      const row: Row = { id: randomUUID(), email, attributes: "{}", active: 1, created_at: at };
+      try {
+        await sql.run(
+          "INSERT INTO end_users (id, workspace_id, email, password_hash, attributes, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          [row.id, workspaceId, email, hash, row.attributes, 1, at, at],
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict("An account with this email already exists; sign in instead");
+        throw error;
+      }
+      return toAccount(row);
+    },
+
+    /**
+     * The active account an email and password name, or undefined, at equal cost for an unknown
+     * email, a wrong password, a deactivated account or a token sent as the password.
+     */
+    async verifyLogin(workspaceId: string, email: unknown, password: unknown): Promise<Account | undefined> {
+      const pw = typeof password === "string" ? password : "";
+      const normalized = tryNormalizeEmail(email);
+      const row = normalized
+        ? await sql.get<Row & { password_hash: string }>(
+            "SELECT id, email, attributes, active, created_at, password_hash FROM end_users WHERE workspace_id = ? AND email = ?",
+            [workspaceId, normalized],
+          )
+        : undefined;
+      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw).then(() => undefined);
+      const ok = await verifyPassword(pw, row.password_hash);
+      return ok && row.active ? toAccount(row) : undefined;
+    },
+
+    /** Issues a session for `userId`: 30 days from now, never extended. */
+    async issueSession(workspaceId: string, userId: string): Promise<{ token: string; expires_at: string }> {
+      const now = ctx.now();
+      const token = generateToken("account_session");
+      const at = new Date(now).toISOString();
+      const expires = new Date(now + ACCOUNT_SESSION_TTL_MS).toISOString();
+      // Expired sessions of this user are dropped here so the table does not grow forever.
+      await sql.run("DELETE FROM account_sessions WHERE user_id = ? AND expires_at <= ?", [userId, at]);
+      await sql.run("INSERT INTO account_sessions (token_hash, workspace_id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)", [
+        hashToken(token),
+        workspaceId,
+        userId,
+        at,
+        expires,
+      ]);
+      return { token, expires_at: expires };
+    },
+
+    /** Ends one session (the presented token). */
+    async logout(workspaceId: string, token: string): Promise<void> {
+      await sql.run("DELETE FROM account_sessions WHERE token_hash = ? AND workspace_id = ?", [hashToken(token), workspaceId]);
+    },
+
+    async get(workspaceId: string, id: string): Promise<Account | undefined> {
+      const row = await sql.get<Row>("SELECT id, email, attributes, active, created_at FROM end_users WHERE workspace_id = ? AND id = ?", [
+        workspaceId,
+        id,
+      ]);
+      return row && toAccount(row);
+    },
+  };
+}
+
+function parseAttributes(json: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Dashboard users (spec 2.3, 5.5): email + scrypt password, role owner or member, and a member's
+ * grants over the eight resources. A workspace always keeps at least one owner. Grant and role
+ * changes reach the person at their next token refresh (spec 3), see dashboard-tokens.ts;
+ * removing a user ends their sessions at once.
+ *
+ * @example
+ * const users = repo(ctx, createDashboardUserRepo);
+ * await users.create(ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
+ */
+import { randomUUID } from "node:crypto";
+import { badRequest, conflict, notFound } from "../core/errors.js";
+import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
+import { parseGrants, type Grant } from "../core/grants.js";
+import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
+import type { ServiceContext } from "../service-context.js";
+import { parseStoredGrants } from "./credentials.js";
+import { isUniqueViolation } from "./driver-errors.js";
+import type { Sql } from "./sql.js";
+
+/** The two dashboard roles (spec 5.5). */
+export type Role = "owner" | "member";
+export const ROLES: readonly Role[] = ["owner", "member"];
+
+/** A dashboard user as shown to owners and the CLI: never the password hash. */
+export interface DashboardUser {
+  id: string;
+  email: string;
+  role: Role;
+  grants: Grant[];
+  created_at: string;
+  updated_at: string;
+}
+
+interface Row {
+  id: string;
+  email: string;
+  role: string;
+  grants: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = "id, email, role, grants, created_at, updated_at";
+const toUser = (r: Row): DashboardUser => ({
+  id: r.id,
+  email: r.email,
+  role: r.role === "owner" ? "owner" : "member",
+  grants: parseStoredGrants(r.grants),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+/** Validates a role; throws 400 naming the field. */
+export function parseRole(value: unknown): Role {
+  if (value === "owner" || value === "member") return value;
+  throw badRequest(`role must be owner or member, got ${JSON.stringify(value)}`, { field: "role" });
+}
+
+/** Repository factory; use through `repo(ctx, createDashboardUserRepo)`. */
+export function createDashboardUserRepo(ctx: ServiceContext) {
+  const { sql } = ctx;
+  const nowIso = () => new Date(ctx.now()).toISOString();
+  const byId = (db: Sql, workspaceId: string, id: string) =>
+    db.get<Row>(`SELECT ${COLUMNS} FROM dashboard_users WHERE workspace_id = ? AND id = ?`, [workspaceId, id]);
+
+  /** Runs `fn` in a transaction that holds the workspace's owner set still (last-owner rule). */
+  const withOwnersLocked = <T>(workspaceId: string, fn: (tx: Sql) => Promise<T>) =>
+    sql.transaction(async (tx) => {
+      // SQLite transactions are already serialized (BEGIN IMMEDIATE); PostgreSQL needs a lock so
+      // two concurrent demotions cannot both see "another owner remains".
+      if (tx.dialect === "postgresql") await tx.get("SELECT id FROM workspaces WHERE id = ? FOR UPDATE", [workspaceId]);
+      return fn(tx);
+    });
+  const otherOwners = async (tx: Sql, workspaceId: string, id: string) =>
+    Number(
+      (await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM dashboard_users WHERE workspace_id = ? AND role = 'owner' AND id <> ?", [
+        workspaceId,
+        id,
+      ]))?.n ?? 0,
+    );
+
+  return {
+    /** Creates a user; 409 when the email is taken in this workspace. */
+    async create(workspaceId: string, input: { email: unknown; password: unknown; role: unknown; grants?: unknown }): Promise<DashboardUser> {
+      const email = normalizeEmail(input.email);
+      const role = parseRole(input.role);
+      const grants = parseGrants(input.grants);
+      validateNewPassword(input.password);
+      const at = nowIso();
+      const row: Row = { id: randomUUID(), email, role, grants: JSON.stringify(grants), created_at: at, updated_at: at };
+      const hash = await hashPassword(input.password);
+      try {
+        await sql.run(
+          "INSERT INTO dashboard_users (id, workspace_id, email, password_hash, role, grants, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          [row.id, workspaceId, email, hash, role, row.grants, at, at],
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(`A dashboard user with email ${email} already exists in this workspace`);
+        throw error;
+      }
+      return toUser(row);
+    },
+
+    async list(workspaceId: string): Promise<DashboardUser[]> {
+      const rows = await sql.all<Row>(`SELECT ${COLUMNS} FROM dashboard_users WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId]);
+      return rows.map(toUser);
+    },
+
+    async get(workspaceId: string, id: string): Promise<DashboardUser | undefined> {
+      const row = await byId(sql, workspaceId, id);
+      return row && toUser(row);
+    },
+
+    /**
+     * Changes role and/or grants. Demoting the last owner is refused (409). Existing access tokens
+     * keep what they carry until the next refresh (spec 3).
+     */
+    async update(workspaceId: string, id: string, patch: { role?: unknown; grants?: unknown }): Promise<DashboardUser> {
+      const role = patch.role === undefined ? undefined : parseRole(patch.role);
+      const grants = patch.grants === undefined ? undefined : parseGrants(patch.grants);
+      if (role === undefined && grants === undefined) throw badRequest("Send role and/or grants to change");
+      return withOwnersLocked(workspaceId, async (tx) => {
+        const row = await byId(tx, workspaceId, id);
+        if (!row) throw notFound(`No dashboard user ${id} in this workspace`);
+        if (row.role === "owner" && role === "member" && (await otherOwners(tx, workspaceId, id)) === 0) {
+          throw conflict("Cannot demote the last owner of the workspace; make another user owner first");
+        }
+        const next: Row = { ...row, role: role ?? row.role, grants: grants ? JSON.stringify(grants) : row.grants, updated_at: nowIso() };
+        await tx.run("UPDATE dashboard_users SET role = ?, grants = ?, updated_at = ? WHERE id = ?", [next.role, next.grants, next.updated_at, id]);
+        return toUser(next);
+      });
+    },
+
+    /** Removes a user and every token of theirs at once. Removing the last owner is refused (409). */
+    async remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
+      await withOwnersLocked(workspaceId, async (tx) => {
+        const row = await byId(tx, workspaceId, id);
+        if (!row) throw notFound(`No dashboard user ${id} in this workspace`);
+        if (row.role === "owner" && (await otherOwners(tx, workspaceId, id)) === 0) {
+          throw conflict("Cannot remove the last owner of the workspace");
+        }
+        await tx.run("DELETE FROM dashboard_tokens WHERE user_id = ?", [id]);
+        await tx.run("DELETE FROM dashboard_users WHERE id = ?", [id]);
+      });
+      return { id, deleted: true };
+    },
+
+    /**
+     * The user an email and password name, or undefined — at the same cost whether the email is
+     * unknown, the password wrong, or the "password" is an API key (spec 5.1: a key cannot sign in).
+     */
+    async verifyLogin(workspaceId: string, email: unknown, password: unknown): Promise<DashboardUser | undefined> {
+      const pw = typeof password === "string" ? password : "";
+      const normalized = tryNormalizeEmail(email);
+      const row = normalized
+        ? await sql.get<Row & { password_hash: string }>(
+            `SELECT ${COLUMNS}, password_hash FROM dashboard_users WHERE workspace_id = ? AND email = ?`,
+            [workspaceId, normalized],
+          )
+        : undefined;
+      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw).then(() => undefined);
+      return (await verifyPassword(pw, row.password_hash)) ? toUser(row) : undefined;
+    },
+  };
+}
