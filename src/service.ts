@@ -34,7 +34,7 @@ export interface ServiceOptions {
   secretKey?: string;
   /** Read X-Forwarded-Host behind a trusted proxy. Default false. */
   trustProxy?: boolean;
-  /** Let webhook URLs point at loopback/private addresses (local development, tests). Default false. */
+  /** Let webhook URLs point at loopback/private addresses (local development, tests). Default `SVC_WEBHOOKS_ALLOW_PRIVATE=1`, else false. */
   allowPrivateWebhookTargets?: boolean;
   /** Largest JSON request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
@@ -109,9 +109,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       ? await (await import("./storage/redis-state.js")).createRedisSharedState(options.redis)
       : createMemorySharedState(now);
     cleanup.push(() => shared.close());
-    const allowPrivate = options.allowPrivateWebhookTargets ?? false;
+    const allowPrivate = options.allowPrivateWebhookTargets ?? process.env.SVC_WEBHOOKS_ALLOW_PRIVATE === "1";
     const context: ServiceContext = {
-      webhooks: createWebhookDispatcher(() => context, logger, allowPrivate, options.webhooks),
+      webhooks: createWebhookDispatcher(() => context, logger, allowPrivate, options.webhooks, options.redis),
       sql,
       blobs,
       sealer,

@@ -1,0 +1,13 @@
+// contentsvc embedded in Bun: Bun.serve takes the service's web-standard fetch.
+// Run: bun examples/bun.mjs   (SVC_DATA_DIR and PORT are read from the environment)
+import { createService } from "contentsvc";
+
+const svc = await createService({ dataDir: process.env.SVC_DATA_DIR ?? "./.svc" });
+const server = Bun.serve({ port: Number(process.env.PORT ?? 3000), hostname: "127.0.0.1", fetch: svc.fetch });
+console.log(`listening ${server.port}`);
+
+process.on("SIGTERM", async () => {
+  server.stop();
+  await svc.close(); // flushes debounced webhook deliveries
+  process.exit(0);
+});
