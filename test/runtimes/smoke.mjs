@@ -30,6 +30,8 @@ function binary(name, envName) {
 
 const runtimes = {
   node: () => [process.execPath, ["examples/node-http.mjs"]],
+  express: () => [process.execPath, ["examples/express.mjs"]],
+  fastify: () => [process.execPath, ["examples/fastify.mjs"]],
   bun: () => {
     const bin = binary("bun", "BUN");
     return bin && [bin, ["examples/bun.mjs"]];
