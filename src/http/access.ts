@@ -23,7 +23,7 @@ export type Access =
   | { kind: "session" }
   /** An account session of the workspace's Identity (spec 2.4). */
   | { kind: "account" }
-  /** The handler decides (e.g. a collection that is public, private or gated, spec 4.1). */
+  /** The handler decides (e.g. a collection that is public, private or gated, spec 4.1); it calls authenticate() itself. */
   | { kind: "custom"; describe: string };
 
 export const access = {

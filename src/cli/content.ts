@@ -1,0 +1,157 @@
+/**
+ * `svc collections create|list` and `svc entries create|list|publish|unpublish` (docs/content.md):
+ * try content from a shell without writing curl. Writes go through services/entries.ts like
+ * every other write, so they fire the same events. `_created_by` of a CLI write is the
+ * workspace's id (the local operator; documented in docs/content.md).
+ */
+import type { Command } from "commander";
+import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
+import { collectionView } from "../storage/collections.js";
+import { createCollection, getCollection, listCollections } from "../services/collections.js";
+import { createEntry, listEntries, updateEntry } from "../services/entries.js";
+import type { Entry } from "../storage/entries.js";
+import { requireWorkspace, withService } from "./context.js";
+import { UsageError } from "./errors.js";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
+
+/** Registers the two command groups. */
+export function registerContent(program: Command): void {
+  const collections = program.command("collections").description("Collection definitions (content types)");
+  collections
+    .command("create <name>")
+    .description("Create a collection, e.g. --field title:string:required --field author:relation:authors")
+    .option(...WS)
+    .option("--field <name:type[:target][:required]>", "a field (repeatable); types: string text number boolean datetime json media relation relations", collect, [])
+    .option("--access <mode>", "public, private or gated", "private")
+    .option("--rule <id>", "rule of a gated collection")
+    .option("--definition <json>", "the whole definition as JSON instead ({name?, fields, access, rule?})")
+    .action(async (name: string, opts: { workspace?: string; field: string[]; access: string; rule?: string; definition?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const body = opts.definition
+          ? { name, ...parseJsonObject(opts.definition, "--definition") }
+          : { name, access: opts.access, fields: opts.field.map(parseFieldSpec), ...(opts.rule ? { rule: opts.rule } : {}) };
+        const created = collectionView(await createCollection(svc.context, ws.id, body));
+        out.result(created, () => `Created collection ${created.name} (${created.access}) with ${created.fields.map((f) => `${f.name}:${f.type}`).join(", ") || "no fields"}`);
+      });
+    });
+  collections
+    .command("list")
+    .description("List collections")
+    .option(...WS)
+    .action(async (opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const all = (await listCollections(svc.context, ws.id)).map(collectionView);
+        out.result(all, () => (all.length ? all.map((c) => `${c.name}\t${c.access}\t${c.fields.map((f) => f.name).join(", ")}`) : "No collections"));
+      });
+    });
+
+  const entries = program.command("entries").description("Entries of a collection (drafts included)");
+  entries
+    .command("create <collection>")
+    .description("Create an entry: --field title=Hello (typed by the definition) or --data '{json}'")
+    .option(...WS)
+    .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
+    .option("--data <json>", "field values as a JSON object")
+    .option("--status <status>", "draft (default) or published")
+    .action(async (collection: string, opts: { workspace?: string; field: string[]; data?: string; status?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const def = await getCollection(svc.context, ws.id, collection);
+        const body = { ...(opts.data ? parseJsonObject(opts.data, "--data") : {}), ...fieldValues(def, opts.field), ...(opts.status ? { _status: opts.status } : {}) };
+        const entry = await createEntry(svc.context, ws.id, collection, body, ws.id);
+        out.result(entry, () => `Created ${entry._status} entry ${entry.id} in ${collection}`);
+      });
+    });
+  entries
+    .command("list <collection>")
+    .description("List entries, drafts included")
+    .option(...WS)
+    .option("--status <status>", "draft or published")
+    .option("--limit <n>", "page size (max 100)", "20")
+    .option("--offset <n>", "entries to skip", "0")
+    .option("--sort <field>", "field or -field (default -_created_at)")
+    .option("--filter <name=value>", "equality filter (repeatable)", collect, [])
+    .action(async (collection: string, opts: { workspace?: string; status?: string; limit: string; offset: string; sort?: string; filter: string[] }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const params = new URLSearchParams({ limit: opts.limit, offset: opts.offset });
+        if (opts.status) params.set("status", opts.status);
+        if (opts.sort) params.set("sort", opts.sort);
+        for (const f of opts.filter) {
+          const [name, value] = splitPair(f, "--filter");
+          params.append(`filter[${name}]`, value);
+        }
+        const page = await listEntries(svc.context, await getCollection(svc.context, ws.id, collection), params, { publishedOnly: false });
+        out.result(page, () => [...page.data.map(line), `${page.data.length} of ${page.meta.total}`]);
+      });
+    });
+  for (const [verb, status] of [["publish", "published"], ["unpublish", "draft"]] as const) {
+    entries
+      .command(`${verb} <collection> <id>`)
+      .description(verb === "publish" ? "Publish an entry (fires content.published)" : "Move an entry back to draft (fires content.unpublished)")
+      .option(...WS)
+      .action(async (collection: string, id: string, opts: { workspace?: string }, cmd: Command) => {
+        await withService(cmd, async (svc, out) => {
+          const ws = await requireWorkspace(svc, opts.workspace);
+          const entry = await updateEntry(svc.context, ws.id, collection, id, { _status: status });
+          out.result(entry, () => `Entry ${entry.id} is ${entry._status}`);
+        });
+      });
+  }
+}
+
+/** `title:string`, `title:string:required`, `author:relation:authors[:required]`. */
+export function parseFieldSpec(spec: string): Partial<FieldDefinition> {
+  const [name, type, ...rest] = spec.split(":");
+  if (!name || !type) throw new UsageError(`--field ${spec}: expected name:type[:target][:required]`);
+  const field: Partial<FieldDefinition> = { name, type: type as FieldDefinition["type"] };
+  for (const part of rest) {
+    if (part === "required") field.required = true;
+    else field.collection = part;
+  }
+  return field;
+}
+
+/** `--field name=value` typed by the definition; unknown names pass as strings (the service refuses them). */
+function fieldValues(def: CollectionDefinition, pairs: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const [name, raw] = splitPair(pair, "--field");
+    const type = def.fields.find((f) => f.name === name)?.type;
+    if (type === "number") out[name] = raw.trim() === "" ? raw : Number(raw);
+    else if (type === "boolean") out[name] = raw === "true" ? true : raw === "false" ? false : raw;
+    else if (type === "relations") out[name] = raw === "" ? [] : raw.split(",").map((s) => s.trim());
+    else if (type === "json") out[name] = parseJson(raw, `--field ${name}`);
+    else out[name] = raw;
+  }
+  return out;
+}
+
+function splitPair(pair: string, flag: string): [string, string] {
+  const i = pair.indexOf("=");
+  if (i <= 0) throw new UsageError(`${flag} ${pair}: expected name=value`);
+  return [pair.slice(0, i), pair.slice(i + 1)];
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${what}: invalid JSON (${(error as Error).message})`);
+  }
+}
+
+function parseJsonObject(text: string, what: string): Record<string, unknown> {
+  const value = parseJson(text, what);
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new UsageError(`${what}: expected a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+function line(e: Entry): string {
+  const title = Object.entries(e).find(([k, v]) => k !== "id" && !k.startsWith("_") && typeof v === "string")?.[1];
+  return `${e.id}\t${e._status}\t${e._updated_at}${title ? `\t${String(title).slice(0, 60)}` : ""}`;
+}

@@ -1,0 +1,149 @@
+/**
+ * Collection definitions (DESIGN §4.2): a validated name, typed fields and an access mode. Pure.
+ * Names and field names are identifiers checked here, so storage can rely on them; user field
+ * names still never reach SQL text (they are bound as parameters, see storage/entry-query.ts).
+ *
+ * @example
+ * parseCollectionDefinition({ name: "posts", access: "public", fields: [{ name: "title", type: "string", required: true }] });
+ */
+import { z } from "zod";
+import { badRequest } from "./errors.js";
+import type { EventEntry } from "./events.js";
+
+/** Field types (DESIGN §4.2): relation is one-to-many (a column), relations many-to-many (a join table). */
+export const FIELD_TYPES = ["string", "text", "number", "boolean", "datetime", "json", "media", "relation", "relations"] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Access modes of a collection's delivery endpoints (spec 4.1). */
+export const ACCESS_MODES = ["public", "private", "gated"] as const;
+export type CollectionAccess = (typeof ACCESS_MODES)[number];
+
+/**
+ * Names that are paths of their own under /api/v1/ (media, forms, accounts), so a collection of
+ * that name could never be delivered.
+ */
+export const RESERVED_COLLECTION_NAMES: readonly string[] = ["media", "forms", "accounts"];
+
+/** System keys of an entry (spec 2.5); no user field may take one of these names. */
+export const SYSTEM_FIELDS = ["id", "_status", "_published_at", "_created_by", "_created_at", "_updated_at"] as const;
+
+const COLLECTION_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
+
+const fieldSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(FIELD_NAME, "must be 1-63 letters, digits or underscores, starting with a letter")
+      .refine((n) => n !== "id", "id is a system field"),
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean().optional(),
+    collection: z.string().regex(COLLECTION_NAME, "must name a collection").optional(),
+  })
+  .superRefine((f, ctx) => {
+    const isRelation = f.type === "relation" || f.type === "relations";
+    if (isRelation && !f.collection) ctx.addIssue({ code: "custom", path: ["collection"], message: `a ${f.type} field must name its target collection` });
+    if (!isRelation && f.collection) ctx.addIssue({ code: "custom", path: ["collection"], message: `only relation and relations fields name a collection` });
+  });
+
+/** One field of a definition. */
+export type FieldDefinition = z.infer<typeof fieldSchema>;
+
+/** The body of POST/PUT /api/dashboard/collections (rule: a rule id, only with access gated). */
+export const collectionDefinitionSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(COLLECTION_NAME, "must be 1-63 lowercase letters, digits or underscores, starting with a letter")
+      .refine((n) => !RESERVED_COLLECTION_NAMES.includes(n), "is reserved (a path under /api/v1/)"),
+    fields: z.array(fieldSchema).max(200).default([]),
+    access: z.enum(ACCESS_MODES).default("private"),
+    rule: z.string().min(1).max(200).nullable().optional(),
+  })
+  .superRefine((d, ctx) => {
+    const seen = new Set<string>();
+    d.fields.forEach((f, i) => {
+      if (seen.has(f.name)) ctx.addIssue({ code: "custom", path: ["fields", i, "name"], message: `duplicate field ${f.name}` });
+      seen.add(f.name);
+    });
+    if (d.rule && d.access !== "gated") ctx.addIssue({ code: "custom", path: ["rule"], message: "a rule applies only to a gated collection" });
+  });
+
+/** A validated collection definition. */
+export interface CollectionDefinition {
+  name: string;
+  fields: FieldDefinition[];
+  access: CollectionAccess;
+  /** Rule id of a gated collection, or null. */
+  rule: string | null;
+}
+
+/**
+ * Validates a definition; throws 400 naming the offending path (e.g. `fields.1.type: …`).
+ *
+ * @example
+ * parseCollectionDefinition({ name: "media" }); // throws 400 name: is reserved (a path under /api/v1/)
+ */
+export function parseCollectionDefinition(input: unknown): CollectionDefinition {
+  const result = collectionDefinitionSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const path = issue.path.join(".");
+    throw badRequest(path ? `${path}: ${issue.message}` : issue.message, path ? { field: path } : undefined);
+  }
+  const d = result.data;
+  return { name: d.name, fields: d.fields, access: d.access, rule: d.rule ?? null };
+}
+
+/** True when `name` could be a collection (checked before any lookup). */
+export function isCollectionName(name: string): boolean {
+  return COLLECTION_NAME.test(name);
+}
+
+/** The many-to-many fields of a definition: stored in entry_relations, absent from events (spec 2.5). */
+export function manyToManyFields(def: Pick<CollectionDefinition, "fields">): FieldDefinition[] {
+  return def.fields.filter((f) => f.type === "relations");
+}
+
+/** What a definition change means for stored entries (see {@link planSchemaChange}). */
+export interface SchemaChangePlan {
+  /** Fields that disappear: their stored values are dropped in the same transaction. */
+  removed: FieldDefinition[];
+  /** Fields whose stored values must be checked against the new definition. */
+  checked: { field: FieldDefinition; previous: FieldDefinition | undefined; requiredNow: boolean; typeChanged: boolean }[];
+}
+
+/**
+ * Compares two definitions of one collection. A removed field is always fine; a field that is
+ * new and required, that becomes required, or that changes type (or relation target) must be
+ * checked against every stored entry (services/collections.ts refuses with 409).
+ *
+ * @example
+ * planSchemaChange(before, { ...before, fields: [] }).removed; // every field of before
+ */
+export function planSchemaChange(before: CollectionDefinition, after: CollectionDefinition): SchemaChangePlan {
+  const old = new Map(before.fields.map((f) => [f.name, f]));
+  const next = new Set(after.fields.map((f) => f.name));
+  const removed = before.fields.filter((f) => !next.has(f.name));
+  const checked: SchemaChangePlan["checked"] = [];
+  for (const field of after.fields) {
+    const prev = old.get(field.name);
+    const typeChanged = prev !== undefined && (prev.type !== field.type || prev.collection !== field.collection);
+    const requiredNow = Boolean(field.required) && !(prev?.required && !typeChanged);
+    if (typeChanged || requiredNow) checked.push({ field, previous: prev, requiredNow, typeChanged });
+  }
+  return { removed, checked };
+}
+
+/**
+ * The entry as carried in content events (spec 2.5, 6.2): every key of the stored entry except
+ * the many-to-many fields, which are absent as keys (not empty, not null). One-to-many stays.
+ *
+ * @example
+ * toEventEntry(def, { id, title: "Hi", tags: ["…"], _status: "draft", … }); // no `tags` key
+ */
+export function toEventEntry(def: Pick<CollectionDefinition, "fields">, entry: EventEntry): EventEntry {
+  const out: EventEntry = { ...entry };
+  for (const f of def.fields) if (f.type === "relations") delete out[f.name];
+  return out;
+}

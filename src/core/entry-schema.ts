@@ -1,0 +1,115 @@
+/**
+ * Entry values validated against a collection definition: one zod schema per field, generated
+ * from the definition, for a create (required fields present) or a patch (any subset). Errors
+ * name the field. Pure.
+ *
+ * @example
+ * parseEntryInput(def, { title: "Hi", _status: "published" }, "create");
+ * // { values: { title: "Hi" }, status: "published" }
+ */
+import { z } from "zod";
+import { badRequest } from "./errors.js";
+import type { EntryStatus } from "./events.js";
+import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+/** Upper bound on ids in one many-to-many field; keeps a write's relation check to one query. */
+export const MAX_RELATIONS = 500;
+
+const expected = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
+});
+
+/**
+ * The zod schema of one field's value (never null: nullability is added per mode). datetime values
+ * are normalized to ISO 8601 UTC with milliseconds, so they sort and compare as strings.
+ */
+export function fieldValueSchema(field: FieldDefinition): z.ZodType {
+  switch (field.type) {
+    case "string":
+    case "text":
+      return z.string(expected("a string"));
+    case "number":
+      return z.number(expected("a finite number"));
+    case "boolean":
+      return z.boolean(expected("true or false"));
+    case "datetime":
+      return z
+        .string(expected("an ISO 8601 date-time string"))
+        .refine((v) => ISO_DATE.test(v) && Number.isFinite(Date.parse(v)), "must be an ISO 8601 date-time, e.g. 2024-05-01T12:00:00.000Z")
+        .transform((v) => new Date(v).toISOString());
+    case "json":
+      return z.unknown().refine((v) => v !== undefined, "is required");
+    case "media":
+      return z.string(expected("a media id")).min(1, "must be a media id").max(200, "must be a media id");
+    case "relation":
+      return z.string(expected(`an entry id of ${field.collection}`)).regex(UUID, `must be an entry id (UUID) of ${field.collection}`);
+    case "relations":
+      return z
+        .array(z.string().regex(UUID, `must contain entry ids (UUIDs) of ${field.collection}`), expected(`an array of entry ids of ${field.collection}`))
+        .max(MAX_RELATIONS, `must hold at most ${MAX_RELATIONS} ids`)
+        .refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")
+        .refine((ids) => !field.required || ids.length > 0, "is required (at least one id)");
+  }
+}
+
+/**
+ * The schema of a create or patch body's user fields. Optional fields accept null (cleared);
+ * a patch may omit anything but may not null a required field.
+ */
+export function entryValuesSchema(def: Pick<CollectionDefinition, "fields">, mode: "create" | "patch") {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of def.fields) {
+    const base = fieldValueSchema(field);
+    const value = field.required ? base : base.nullable();
+    shape[field.name] = mode === "patch" || !field.required ? value.optional() : value;
+  }
+  return z.strictObject(shape);
+}
+
+/** A parsed create or patch body: user values (null = clear) and the requested status, if any. */
+export interface EntryInput {
+  values: Record<string, unknown>;
+  status: EntryStatus | undefined;
+}
+
+/**
+ * Splits `_status` off a body and validates the rest. System fields other than `_status` are
+ * read-only and refused, so a mistaken write is never silently dropped.
+ *
+ * @example
+ * parseEntryInput(def, { views: "x" }, "patch"); // throws 400 "views: must be a finite number"
+ */
+export function parseEntryInput(def: CollectionDefinition, body: Record<string, unknown>, mode: "create" | "patch"): EntryInput {
+  const { _status, ...rest } = body;
+  if (_status !== undefined && _status !== "draft" && _status !== "published") {
+    throw badRequest(`_status: must be "draft" or "published"`, { field: "_status" });
+  }
+  for (const key of Object.keys(rest)) {
+    if ((SYSTEM_FIELDS as readonly string[]).includes(key)) throw badRequest(`${key}: is a read-only system field`, { field: key });
+  }
+  const result = entryValuesSchema(def, mode).safeParse(rest);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    if (issue.code === "unrecognized_keys") {
+      const key = issue.keys[0]!;
+      const known = def.fields.map((f) => f.name).join(", ") || "none";
+      throw badRequest(`${key}: unknown field of collection ${def.name} (fields: ${known})`, { field: key });
+    }
+    const field = String(issue.path[0] ?? "");
+    const where = issue.path.length > 1 ? issue.path.join(".") : field;
+    throw badRequest(`${where}: ${issue.message}`, { field });
+  }
+  return { values: result.data as Record<string, unknown>, status: _status };
+}
+
+/**
+ * Whether a stored value (from `data` or, for relations, the id list) satisfies a field's
+ * definition; used when a definition change is checked against stored entries.
+ */
+export function storedValueFits(field: FieldDefinition, value: unknown): { present: boolean; valid: boolean } {
+  const present = field.type === "relations" ? Array.isArray(value) && value.length > 0 : value !== undefined && value !== null;
+  if (!present) return { present, valid: true };
+  return { present, valid: fieldValueSchema({ ...field, required: false }).safeParse(value).success };
+}

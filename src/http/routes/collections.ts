@@ -1,0 +1,55 @@
+/**
+ * Collection definitions (DESIGN §4.2): `/api/dashboard/collections`, collections:read / :write.
+ */
+import { getRouterParam } from "h3";
+import { access } from "../access.js";
+import { defineRoutes } from "../route.js";
+import { readJsonObject } from "../body.js";
+import { collectionView } from "../../storage/collections.js";
+import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from "../../services/collections.js";
+
+export const collectionRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/collections",
+    access: access.grant("collections:read"),
+    summary: "List collection definitions → {data: [collection]}",
+    handler: async (_event, { service, workspace }) => ({ data: (await listCollections(service, workspace.id)).map(collectionView) }),
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/collections",
+    access: access.grant("collections:write"),
+    summary: "Create a collection {name, fields, access, rule?} → 201 collection",
+    handler: async (event, { service, workspace }) => {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      const created = await createCollection(service, workspace.id, body);
+      event.res.status = 201;
+      return collectionView(created);
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/dashboard/collections/:name",
+    access: access.grant("collections:read"),
+    summary: "One collection definition",
+    handler: async (event, { service, workspace }) => collectionView(await getCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
+  },
+  {
+    method: "PUT",
+    path: "/api/dashboard/collections/:name",
+    access: access.grant("collections:write"),
+    summary: "Replace a definition; 409 when stored entries would violate it",
+    handler: async (event, { service, workspace }) => {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      return collectionView(await updateCollection(service, workspace.id, getRouterParam(event, "name") ?? "", body));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/dashboard/collections/:name",
+    access: access.grant("collections:write"),
+    summary: "Delete an empty, unreferenced collection → the definition as it was",
+    handler: async (event, { service, workspace }) => collectionView(await deleteCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
+  },
+]);

@@ -1,0 +1,60 @@
+/**
+ * Entries in the dashboard (DESIGN §4.2): drafts included, entries:read / :write. Writes go
+ * through services/entries.ts, the one path that fires the events of spec section 3.
+ */
+import { getRouterParam, type H3Event } from "h3";
+import { access } from "../access.js";
+import { defineRoutes } from "../route.js";
+import { readJsonObject } from "../body.js";
+import { getCollection } from "../../services/collections.js";
+import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../../services/entries.js";
+
+const name = (event: H3Event) => getRouterParam(event, "name") ?? "";
+const id = (event: H3Event) => getRouterParam(event, "id") ?? "";
+
+export const entryRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/collections/:name/entries",
+    access: access.grant("entries:read"),
+    summary: "List entries, drafts included: status, limit, offset, sort, filter[field] → {data, meta}",
+    handler: async (event, { service, workspace }) =>
+      listEntries(service, await getCollection(service, workspace.id, name(event)), event.url.searchParams, { publishedOnly: false }),
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/collections/:name/entries",
+    access: access.grant("entries:write"),
+    summary: "Create an entry {_status?, …fields} → 201 entry",
+    handler: async (event, { service, workspace, principal }) => {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      const entry = await createEntry(service, workspace.id, name(event), body, principal!.id);
+      event.res.status = 201;
+      return entry;
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/dashboard/collections/:name/entries/:id",
+    access: access.grant("entries:read"),
+    summary: "One entry, draft or published",
+    handler: async (event, { service, workspace }) => getEntry(service, await getCollection(service, workspace.id, name(event)), id(event)),
+  },
+  {
+    method: "PATCH",
+    path: "/api/dashboard/collections/:name/entries/:id",
+    access: access.grant("entries:write"),
+    summary: "Patch fields and/or _status → entry",
+    handler: async (event, { service, workspace }) => {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      return updateEntry(service, workspace.id, name(event), id(event), body);
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/dashboard/collections/:name/entries/:id",
+    access: access.grant("entries:write"),
+    summary: "Delete an entry → the entry as it was",
+    handler: async (event, { service, workspace }) => deleteEntry(service, workspace.id, name(event), id(event)),
+  },
+]);

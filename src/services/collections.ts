@@ -1,0 +1,145 @@
+/**
+ * Collection use cases, shared by HTTP, MCP and the CLI: create, change (checked against stored
+ * entries, 409 when stored data would violate the new definition) and delete definitions.
+ */
+import { randomUUID } from "node:crypto";
+import { badRequest, conflict, notFound } from "../core/errors.js";
+import { isCollectionName, parseCollectionDefinition, planSchemaChange, type CollectionDefinition } from "../core/collections.js";
+import { storedValueFits } from "../core/entry-schema.js";
+import { isUniqueViolation } from "../storage/driver-errors.js";
+import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
+import { createEntryRepo } from "../storage/entries.js";
+import type { Sql } from "../storage/sql.js";
+import { repo, type ServiceContext } from "../service-context.js";
+
+const SCAN_PAGE = 500;
+
+/** Every collection of a workspace, by name. */
+export function listCollections(ctx: ServiceContext, workspaceId: string): Promise<StoredCollection[]> {
+  return repo(ctx, createCollectionRepo).list(workspaceId);
+}
+
+/** One collection, or 404 `Unknown collection: <name>`. */
+export async function getCollection(ctx: ServiceContext, workspaceId: string, name: string, db?: Sql, lock?: "share" | "update"): Promise<StoredCollection> {
+  const found = isCollectionName(name) ? await repo(ctx, createCollectionRepo).byName(workspaceId, name, db, lock) : undefined;
+  if (!found) throw unknownCollection(name);
+  return found;
+}
+
+/** 404 naming the collection (quoted, shortened: it comes from the request path). */
+export function unknownCollection(name: string) {
+  return notFound(`Unknown collection: ${name.length > 64 ? `${name.slice(0, 64)}…` : name}`);
+}
+
+/**
+ * Creates a collection from a definition body; 400 for an invalid definition, an unknown relation
+ * target or rule; 409 when the name is taken.
+ */
+export async function createCollection(ctx: ServiceContext, workspaceId: string, body: unknown): Promise<StoredCollection> {
+  const def = parseCollectionDefinition(body);
+  const collections = repo(ctx, createCollectionRepo);
+  const at = new Date(ctx.now()).toISOString();
+  const stored: StoredCollection = { ...def, id: randomUUID(), workspaceId, created_at: at, updated_at: at };
+  try {
+    await ctx.sql.transaction(async (tx) => {
+      await checkReferences(ctx, workspaceId, def, tx);
+      await collections.insert(stored, tx);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`Collection ${def.name} already exists`, { collection: def.name });
+    throw error;
+  }
+  return stored;
+}
+
+/**
+ * Replaces a collection's definition (PUT). Removing a field drops its stored values; a field
+ * that becomes required or changes type is checked against every stored entry first.
+ */
+export async function updateCollection(ctx: ServiceContext, workspaceId: string, name: string, body: unknown): Promise<StoredCollection> {
+  const input = body && typeof body === "object" && !Array.isArray(body) ? { name, ...(body as Record<string, unknown>) } : body;
+  const def = parseCollectionDefinition(input);
+  if (def.name !== name) throw badRequest("name: renaming a collection is not supported", { field: "name" });
+  const entries = repo(ctx, createEntryRepo);
+  return ctx.sql.transaction(async (tx) => {
+    const before = await getCollection(ctx, workspaceId, name, tx, "update");
+    await checkReferences(ctx, workspaceId, def, tx);
+    const plan = planSchemaChange(before, def);
+    if (plan.checked.length > 0) {
+      const counts = plan.checked.map(() => ({ missing: 0, invalid: 0 }));
+      for await (const page of entries.scan(before.id, SCAN_PAGE, tx)) {
+        for (const row of page.rows) {
+          plan.checked.forEach((c, i) => {
+            const prev = c.previous;
+            const value = prev?.type === "relations" ? page.relations.get(row.id)?.[c.field.name] : row.data[c.field.name];
+            // Values stored in another place (data vs entry_relations) or pointing at another
+            // collection never fit; other values must pass the new field's schema.
+            const incompatible = prev !== undefined && ((prev.type === "relations") !== (c.field.type === "relations") || prev.collection !== c.field.collection);
+            const fit = prev && incompatible ? storedValueFits(prev, value) : storedValueFits(c.field, value);
+            if (!fit.present) counts[i]!.missing++;
+            else if (incompatible || !fit.valid) counts[i]!.invalid++;
+          });
+        }
+      }
+      plan.checked.forEach((c, i) => {
+        const { missing, invalid } = counts[i]!;
+        if (c.typeChanged && invalid > 0) {
+          throw conflict(
+            `Cannot change field ${c.field.name} of collection ${name} to ${describeType(c.field)}: ${entriesText(invalid)} ${invalid === 1 ? "holds a value that does" : "hold values that do"} not fit; change or clear those values first`,
+            { field: c.field.name, entries: invalid },
+          );
+        }
+        if (c.field.required && missing > 0) {
+          throw conflict(
+            `Cannot make field ${c.field.name} of collection ${name} required: ${entriesText(missing)} ${missing === 1 ? "has" : "have"} no value for it; give them one first`,
+            { field: c.field.name, entries: missing },
+          );
+        }
+      });
+    }
+    for (const f of plan.removed) await entries.dropField(before.id, f.name, f.type === "relations", tx);
+    const after: StoredCollection = { ...before, ...def, updated_at: new Date(ctx.now()).toISOString() };
+    await repo(ctx, createCollectionRepo).update(after, tx);
+    return after;
+  });
+}
+
+/**
+ * Deletes a collection. Refused (409) while it holds entries (each entry deletion fires
+ * content.deleted, so entries are deleted one by one first) or while another collection's
+ * relation field targets it.
+ */
+export async function deleteCollection(ctx: ServiceContext, workspaceId: string, name: string): Promise<StoredCollection> {
+  return ctx.sql.transaction(async (tx) => {
+    const c = await getCollection(ctx, workspaceId, name, tx, "update");
+    const n = await repo(ctx, createEntryRepo).count(c.id, tx);
+    if (n > 0) throw conflict(`Collection ${name} still holds ${entriesText(n)}; delete them first`, { collection: name, entries: n });
+    const others = await repo(ctx, createCollectionRepo).list(workspaceId, tx);
+    for (const o of others) {
+      const ref = o.id !== c.id && o.fields.find((f) => f.collection === name);
+      if (ref) throw conflict(`Collection ${name} is the target of field ${ref.name} of collection ${o.name}`, { collection: o.name, field: ref.name });
+    }
+    await repo(ctx, createCollectionRepo).remove(c.id, tx);
+    return c;
+  });
+}
+
+/** Relation targets must exist (or be the collection itself); a gated rule must exist. */
+async function checkReferences(ctx: ServiceContext, workspaceId: string, def: CollectionDefinition, tx: Sql): Promise<void> {
+  const collections = repo(ctx, createCollectionRepo);
+  for (const [i, f] of def.fields.entries()) {
+    if (!f.collection || f.collection === def.name) continue;
+    if (!(await collections.byName(workspaceId, f.collection, tx))) {
+      throw badRequest(`fields.${i}.collection: unknown collection ${f.collection}`, { field: `fields.${i}.collection` });
+    }
+  }
+  if (def.rule && !(await collections.ruleExists(workspaceId, def.rule, tx))) throw badRequest(`rule: unknown rule ${def.rule}`, { field: "rule" });
+}
+
+function describeType(f: { type: string; collection?: string }): string {
+  return f.collection ? `${f.type} (${f.collection})` : f.type;
+}
+
+function entriesText(n: number): string {
+  return n === 1 ? "1 stored entry" : `${n} stored entries`;
+}

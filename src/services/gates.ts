@@ -1,0 +1,40 @@
+/**
+ * Who may read a collection through the delivery API (spec 4.1, 5.3, 5.6). Public collections
+ * need nothing; private ones a key (or dashboard session) holding entries:read; gated ones that,
+ * or an account session satisfying the collection's rule.
+ */
+import { forbidden, unauthorized } from "../core/errors.js";
+import { assertGrant } from "../core/grants.js";
+import type { Principal } from "../http/access.js";
+import type { StoredCollection } from "../storage/collections.js";
+import type { ServiceContext } from "../service-context.js";
+
+/**
+ * Throws unless `principal` may read `collection` (private or gated). 401 without a credential;
+ * 403 `Missing grant: entries:read` for a key or member lacking it (owners bypass, spec 5.5).
+ */
+export async function assertCanRead(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
+  if (!principal) throw unauthorized();
+  if (collection.access === "gated") return evaluateGate(ctx, collection, principal);
+  assertEntriesRead(principal);
+}
+
+/**
+ * The gate of a gated collection: THE extension point for the rule engine. A key or dashboard
+ * session with entries:read always passes (DESIGN §4.2). An account session must satisfy the
+ * collection's rule; until the rule engine exists, no account session passes (403), so a gated
+ * collection accepts keys only.
+ *
+ * @example
+ * await evaluateGate(ctx, collection, principal); // throws 401/403, or returns
+ */
+export async function evaluateGate(_ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
+  if (!principal) throw unauthorized();
+  if (principal.kind !== "account") return assertEntriesRead(principal);
+  throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
+}
+
+function assertEntriesRead(principal: Exclude<Principal, { kind: "account" }> | Principal): void {
+  if (principal.kind === "user" && principal.role === "owner") return;
+  assertGrant(principal.kind === "account" ? [] : principal.grants, "entries:read");
+}

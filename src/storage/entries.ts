@@ -1,0 +1,184 @@
+/**
+ * Entries (table entries): user fields as JSON in `data` (one-to-many `relation` values included),
+ * many-to-many values in entry_relations ordered by position. Reads return entries as in spec 2.5
+ * with every many-to-many field as an id array; events leave those out (core/collections.ts toEventEntry).
+ */
+import type { CollectionDefinition } from "../core/collections.js";
+import type { EntryStatus } from "../core/events.js";
+import type { EntryListQuery } from "../core/entry-query.js";
+import type { ServiceContext } from "../service-context.js";
+import type { Sql } from "./sql.js";
+import { buildListQuery, jsonPath } from "./entry-query.js";
+
+/** An entry as the API returns it (spec 2.5; many-to-many fields as id arrays). */
+export interface Entry {
+  id: string;
+  _status: EntryStatus;
+  _published_at: string | null;
+  _created_by: string;
+  _created_at: string;
+  _updated_at: string;
+  [field: string]: unknown;
+}
+
+/** A stored row with `data` parsed. */
+export interface EntryRow {
+  id: string;
+  collection_id: string;
+  status: EntryStatus;
+  data: Record<string, unknown>;
+  published_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Many-to-many ids of one entry, by field name. */
+export type RelationMap = Record<string, string[]>;
+
+type RawRow = Omit<EntryRow, "data" | "status"> & { status: string; data: string };
+const COLUMNS = "id, collection_id, status, data, published_at, created_by, created_at, updated_at";
+
+function fromRaw(raw: RawRow): EntryRow {
+  let data: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(raw.data) as unknown;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
+  } catch {}
+  return { ...raw, status: raw.status === "published" ? "published" : "draft", data };
+}
+
+/**
+ * The API shape of a row: id, every defined field (null when unset; many-to-many as id arrays,
+ * empty when unset), then the system fields. Only defined fields appear.
+ */
+export function toEntry(def: Pick<CollectionDefinition, "fields">, row: EntryRow, relations: RelationMap | undefined): Entry {
+  const out: Record<string, unknown> = { id: row.id };
+  for (const f of def.fields) out[f.name] = f.type === "relations" ? (relations?.[f.name] ?? []) : (row.data[f.name] ?? null);
+  out._status = row.status;
+  out._published_at = row.published_at;
+  out._created_by = row.created_by;
+  out._created_at = row.created_at;
+  out._updated_at = row.updated_at;
+  return out as Entry;
+}
+
+/**
+ * The entry repository of a service context.
+ *
+ * @example
+ * const row = await repo(ctx, createEntryRepo).get(collection.id, id);
+ */
+export function createEntryRepo(ctx: ServiceContext) {
+  const self = {
+    /** One entry of a collection, or undefined; `publishedOnly` for the delivery API. */
+    async get(collectionId: string, id: string, opts: { publishedOnly?: boolean; lock?: boolean } = {}, db: Sql = ctx.sql) {
+      const status = opts.publishedOnly ? " AND status = 'published'" : "";
+      const lock = opts.lock && db.dialect === "postgresql" ? " FOR UPDATE" : "";
+      const raw = await db.get<RawRow>(`SELECT ${COLUMNS} FROM entries WHERE collection_id = ? AND id = ?${status}${lock}`, [collectionId, id]);
+      return raw && fromRaw(raw);
+    },
+
+    /** One page and the total (two indexed queries; see storage/entry-query.ts). */
+    async list(collectionId: string, query: EntryListQuery, publishedOnly: boolean, db: Sql = ctx.sql) {
+      const q = buildListQuery(db.dialect, collectionId, query, publishedOnly);
+      const [rows, count] = await Promise.all([
+        query.limit === 0 ? Promise.resolve([]) : db.all<RawRow>(`SELECT ${COLUMNS} FROM entries ${q.where} ${q.orderBy} LIMIT ? OFFSET ?`, [...q.params, ...q.orderParams, query.limit, query.offset]),
+        db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM entries ${q.where}`, q.params),
+      ]);
+      return { rows: rows.map(fromRaw), total: Number(count?.n ?? 0) };
+    },
+
+    async insert(row: EntryRow, db: Sql = ctx.sql): Promise<void> {
+      await db.run(
+        "INSERT INTO entries (id, workspace_id, collection_id, status, data, published_at, created_by, created_at, updated_at) VALUES (?, (SELECT workspace_id FROM collections WHERE id = ?), ?, ?, ?, ?, ?, ?, ?)",
+        [row.id, row.collection_id, row.collection_id, row.status, JSON.stringify(row.data), row.published_at, row.created_by, row.created_at, row.updated_at],
+      );
+    },
+
+    async update(row: EntryRow, db: Sql = ctx.sql): Promise<void> {
+      await db.run("UPDATE entries SET status = ?, data = ?, published_at = ?, updated_at = ? WHERE id = ?", [
+        row.status,
+        JSON.stringify(row.data),
+        row.published_at,
+        row.updated_at,
+        row.id,
+      ]);
+    },
+
+    /**
+     * Deletes an entry; its own relation rows go by cascade, and it leaves every other entry's
+     * many-to-many lists (docs/content.md: one-to-many values pointing at it are kept as stored).
+     */
+    async remove(id: string, db: Sql = ctx.sql): Promise<void> {
+      await db.run("DELETE FROM entry_relations WHERE entry_id = ? OR target_id = ?", [id, id]);
+      await db.run("DELETE FROM entries WHERE id = ?", [id]);
+    },
+
+    /** Replaces one many-to-many field's ids, keeping their order. */
+    async setRelations(entryId: string, field: string, ids: string[], db: Sql = ctx.sql): Promise<void> {
+      await db.run("DELETE FROM entry_relations WHERE entry_id = ? AND field = ?", [entryId, field]);
+      if (ids.length === 0) return;
+      const values = ids.map(() => "(?, ?, ?, ?)").join(", ");
+      await db.run(
+        `INSERT INTO entry_relations (entry_id, field, target_id, position) VALUES ${values}`,
+        ids.flatMap((id, i) => [entryId, field, id, i]),
+      );
+    },
+
+    /** Many-to-many ids of several entries in one query. */
+    async relationsOf(entryIds: string[], db: Sql = ctx.sql): Promise<Map<string, RelationMap>> {
+      const out = new Map<string, RelationMap>();
+      if (entryIds.length === 0) return out;
+      const rows = await db.all<{ entry_id: string; field: string; target_id: string }>(
+        `SELECT entry_id, field, target_id FROM entry_relations WHERE entry_id IN (${entryIds.map(() => "?").join(", ")}) ORDER BY entry_id, field, position`,
+        entryIds,
+      );
+      for (const r of rows) {
+        let map = out.get(r.entry_id);
+        if (!map) out.set(r.entry_id, (map = {}));
+        (map[r.field] ??= []).push(r.target_id);
+      }
+      return out;
+    },
+
+    /** Which of `ids` are entries of `collectionId` (any status). */
+    async existing(collectionId: string, ids: string[], db: Sql = ctx.sql): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db.all<{ id: string }>(
+        `SELECT id FROM entries WHERE collection_id = ? AND id IN (${ids.map(() => "?").join(", ")})`,
+        [collectionId, ...ids],
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+
+    async count(collectionId: string, db: Sql = ctx.sql): Promise<number> {
+      const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entries WHERE collection_id = ?", [collectionId]);
+      return Number(row?.n ?? 0);
+    },
+
+    /** Every entry of a collection, a page at a time (definition changes check stored data). */
+    async *scan(collectionId: string, pageSize: number, db: Sql = ctx.sql): AsyncGenerator<{ rows: EntryRow[]; relations: Map<string, RelationMap> }> {
+      for (let after = ""; ; ) {
+        const raw = await db.all<RawRow>(`SELECT ${COLUMNS} FROM entries WHERE collection_id = ? AND id > ? ORDER BY id LIMIT ?`, [collectionId, after, pageSize]);
+        if (raw.length === 0) return;
+        const rows = raw.map(fromRaw);
+        yield { rows, relations: await self.relationsOf(rows.map((r) => r.id), db) };
+        after = rows[rows.length - 1]!.id;
+      }
+    },
+
+    /** Drops a removed field's stored values (in `data`, or its relation rows). */
+    async dropField(collectionId: string, field: string, manyToMany: boolean, db: Sql = ctx.sql): Promise<void> {
+      if (manyToMany) {
+        await db.run("DELETE FROM entry_relations WHERE field = ? AND entry_id IN (SELECT id FROM entries WHERE collection_id = ?)", [field, collectionId]);
+      } else if (db.dialect === "postgresql") {
+        await db.run("UPDATE entries SET data = (data::jsonb - CAST(? AS TEXT))::text WHERE collection_id = ?", [field, collectionId]);
+      } else {
+        await db.run("UPDATE entries SET data = json_remove(data, ?) WHERE collection_id = ?", [jsonPath(field), collectionId]);
+      }
+    },
+  };
+  return self;
+}
+

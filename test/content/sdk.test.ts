@@ -1,0 +1,117 @@
+/**
+ * GET /api/dashboard/sdk (spec 4.3): generated TypeScript compiles with zero diagnostics under
+ * the TypeScript compiler, and its types catch misuse. Real HTTP, both drivers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import ts from "typescript";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { drivers } from "../helpers/database.js";
+import { createTestKey, createTestSession } from "../helpers/credentials.js";
+import { generateSdk } from "../../src/core/sdk.js";
+
+const libCache = new Map<string, ts.SourceFile | undefined>();
+
+/** Diagnostics of one in-memory file compiled strictly against ES2022 + DOM (lib files parsed once). */
+function compile(source: string): string[] {
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, lib: ["lib.es2022.d.ts", "lib.dom.d.ts"], types: [] };
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, lang, ...rest) => {
+    if (name === "sdk.ts") return ts.createSourceFile(name, source, lang);
+    if (!libCache.has(name)) libCache.set(name, read(name, lang, ...rest));
+    return libCache.get(name);
+  };
+  const program = ts.createProgram(["sdk.ts"], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+describe.each(drivers)("SDK endpoint on %s", (driver) => {
+  let t: TestServer;
+  let owner: string;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    t = await startTestServer(driver);
+    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    workspaceId = ws.id;
+    owner = (await createTestSession(t.svc.context, ws.id)).token;
+    const col = async (json: unknown) => expect((await t.request("/api/dashboard/collections", { method: "POST", json, token: owner })).status).toBe(201);
+    await col({ name: "authors", access: "private", fields: [{ name: "name", type: "string", required: true }] });
+    await col({
+      name: "blog_posts",
+      access: "public",
+      fields: [
+        { name: "title", type: "string", required: true },
+        { name: "body", type: "text" },
+        { name: "views", type: "number" },
+        { name: "featured", type: "boolean", required: true },
+        { name: "when", type: "datetime" },
+        { name: "meta", type: "json" },
+        { name: "cover", type: "media" },
+        { name: "author", type: "relation", collection: "authors" },
+        { name: "related", type: "relations", collection: "blog_posts" },
+      ],
+    });
+  });
+  afterAll(() => t?.close());
+
+  it("needs collections:read (entries grants imply it); 401 without a credential", async () => {
+    const none = await createTestKey(t.svc.context, workspaceId, ["media:read"]);
+    const res = await t.request("/api/dashboard/sdk", { token: none.token });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "Missing grant: collections:read", grant: "collections:read" });
+    const reader = await createTestKey(t.svc.context, workspaceId, ["entries:read"]);
+    expect((await t.request("/api/dashboard/sdk", { token: reader.token })).status).toBe(200);
+    expect((await t.request("/api/dashboard/sdk")).status).toBe(401);
+  });
+
+  it("serves TypeScript that compiles with zero diagnostics, to an owner session and a collections:read key", async () => {
+    const key = await createTestKey(t.svc.context, workspaceId, ["collections:read"]);
+    const sources: string[] = [];
+    for (const token of [owner, key.token]) {
+      const res = await t.request("/api/dashboard/sdk", { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^application\/typescript/);
+      sources.push(await res.text());
+    }
+    const source = sources[0]!;
+    expect(sources[1]).toBe(source);
+    expect(source).toContain("export interface BlogPostsEntry extends EntrySystemFields");
+    expect(source).toContain('"related": string[];');
+    expect(source).toContain('"views": number | null;');
+    expect(source).toContain("export function createClient(");
+    expect(compile(source)).toEqual([]);
+  });
+
+  it("types the client: correct use compiles, misuse does not", async () => {
+    const source = await (await t.request("/api/dashboard/sdk", { token: owner })).text();
+    const good = `${source}
+const client = createClient({ baseUrl: "https://demo.example", apiKey: "pk_x" });
+export async function use(): Promise<string> {
+  const page = await client.list("blog_posts", { limit: 5, sort: "-views", filter: { featured: true } });
+  const first: BlogPostsEntry | undefined = page.data[0];
+  const total: number = page.meta.total;
+  const one = await client.get("authors", "id");
+  const ids: string[] = first ? first.related : [];
+  return one.name + String(total) + ids.join(",") + (first?.author ?? "");
+}`;
+    expect(compile(good)).toEqual([]);
+    // Each misuse is an error of its own; all in one program to compile once.
+    const misuse = `${source}
+createClient({ baseUrl: "x" }).list("nope");
+createClient({ baseUrl: "x" }).list("blog_posts", { sort: "-nope" });
+(async () => { const e = await createClient({ baseUrl: "x" }).get("authors", "1"); const n: number = e.name; return n; })();`;
+    expect(compile(misuse)).toHaveLength(3);
+  });
+
+  it("compiles for an empty workspace and for awkward names", () => {
+    expect(compile(generateSdk([]))).toEqual([]);
+    const awkward = generateSdk([
+      { name: "a_b", access: "public", fields: [{ name: "Class", type: "string" }, { name: "delete", type: "json", required: true }] },
+      { name: "a__b", access: "private", fields: [{ name: "constructor", type: "number" }] },
+      { name: "entry_system_fields", access: "gated", fields: [] },
+    ]);
+    expect(awkward).toContain("ABEntry2");
+    expect(compile(awkward)).toEqual([]);
+  });
+});

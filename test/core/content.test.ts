@@ -1,0 +1,88 @@
+/**
+ * Pure content logic: the lifecycle → events table of spec section 3, definition validation,
+ * entry value schemas, schema-change planning, event projection (spec 2.5).
+ */
+import { describe, expect, it } from "vitest";
+import { lifecycleEvents, type EntryStatus } from "../../src/core/events.js";
+import { parseCollectionDefinition, planSchemaChange, toEventEntry, type CollectionDefinition } from "../../src/core/collections.js";
+import { parseEntryInput, storedValueFits } from "../../src/core/entry-schema.js";
+import { parseEntryListQuery } from "../../src/core/entry-query.js";
+
+describe("lifecycleEvents (spec 3)", () => {
+  it.each<[EntryStatus | null, EntryStatus | null, string[]]>([
+    [null, "draft", ["content.created"]],
+    [null, "published", ["content.created", "content.published"]],
+    ["draft", "published", ["content.published"]],
+    ["published", "draft", ["content.unpublished"]],
+    ["draft", "draft", ["content.updated"]],
+    ["published", "published", ["content.updated"]],
+    ["draft", null, ["content.deleted"]],
+    ["published", null, ["content.deleted"]],
+  ])("%s → %s fires %j", (before, after, events) => {
+    expect(lifecycleEvents(before, after)).toEqual(events);
+  });
+});
+
+const def: CollectionDefinition = parseCollectionDefinition({
+  name: "posts",
+  fields: [
+    { name: "title", type: "string", required: true },
+    { name: "views", type: "number" },
+    { name: "tags", type: "relations", collection: "tags" },
+    { name: "author", type: "relation", collection: "authors" },
+  ],
+});
+
+describe("entry values", () => {
+  it("validates a create and splits _status", () => {
+    expect(parseEntryInput(def, { title: "a", views: null, _status: "published" }, "create")).toEqual({ values: { title: "a", views: null }, status: "published" });
+    expect(() => parseEntryInput(def, { views: 1 }, "create")).toThrow("title: is required");
+    expect(parseEntryInput(def, { views: 2 }, "patch").values).toEqual({ views: 2 });
+    expect(() => parseEntryInput(def, { title: null }, "patch")).toThrow(/^title: /);
+    expect(() => parseEntryInput(def, { tags: ["x"] }, "patch")).toThrow(/^tags\.0: must contain entry ids/);
+  });
+
+  it("says whether stored values fit a field", () => {
+    expect(storedValueFits({ name: "n", type: "number" }, "3")).toEqual({ present: true, valid: false });
+    expect(storedValueFits({ name: "n", type: "text" }, "3")).toEqual({ present: true, valid: true });
+    expect(storedValueFits({ name: "n", type: "relations", collection: "x" }, [])).toEqual({ present: false, valid: true });
+  });
+});
+
+describe("schema change planning", () => {
+  const with_ = (fields: object[]) => parseCollectionDefinition({ name: "posts", fields });
+  it("removals are free; new required fields, newly required fields and type changes are checked", () => {
+    const plan = planSchemaChange(def, with_([{ name: "title", type: "text", required: true }, { name: "views", type: "number", required: true }, { name: "slug", type: "string", required: true }, { name: "extra", type: "string" }]));
+    expect(plan.removed.map((f) => f.name)).toEqual(["tags", "author"]);
+    expect(plan.checked.map((c) => [c.field.name, c.requiredNow, c.typeChanged])).toEqual([
+      ["title", true, true],
+      ["views", true, false],
+      ["slug", true, false],
+    ]);
+    expect(planSchemaChange(def, def)).toEqual({ removed: [], checked: [] });
+  });
+});
+
+describe("event projection (spec 2.5)", () => {
+  it("drops many-to-many keys, keeps one-to-many", () => {
+    const entry = { id: "1", title: "t", tags: ["a"], author: "b", _status: "draft" as const, _published_at: null, _created_by: "u", _created_at: "c", _updated_at: "u" };
+    const projected = toEventEntry(def, entry);
+    expect(Object.hasOwn(projected, "tags")).toBe(false);
+    expect(projected.author).toBe("b");
+    expect(entry.tags).toEqual(["a"]);
+  });
+});
+
+describe("list query parsing", () => {
+  it("defaults, clamps and validates", () => {
+    const q = parseEntryListQuery(def, new URLSearchParams("limit=1000&filter[views]=2.5&sort=-views"));
+    expect(q.limit).toBe(100);
+    expect(q.offset).toBe(0);
+    expect(q.filters).toEqual([{ field: def.fields[1], value: 2.5 }]);
+    expect(q.sort).toEqual({ kind: "field", field: def.fields[1], desc: true });
+    expect(parseEntryListQuery(def, new URLSearchParams("")).sort).toEqual({ kind: "system", key: "_created_at", desc: true });
+    expect(parseEntryListQuery(def, new URLSearchParams("status=draft")).status).toBeUndefined();
+    expect(parseEntryListQuery(def, new URLSearchParams("status=draft"), { allowStatus: true }).status).toBe("draft");
+    expect(() => parseEntryListQuery(def, new URLSearchParams("sort=__proto__"))).toThrow(/not a field/);
+  });
+});
