@@ -3,6 +3,9 @@
  * headers, ever (spec 1.3): these routes are not `cors`, so a preflight gets none either.
  * Collection names media, forms and accounts are reserved: those /api/v1/ paths belong to
  * other surfaces, whose static segments take precedence in the router.
+ *
+ * Responses are cached per workspace content version (services/delivery-cache.ts); the access
+ * check runs on every request, cached or not.
  */
 import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
@@ -11,6 +14,9 @@ import { authenticate } from "../middleware/auth.js";
 import { getCollection } from "../../services/collections.js";
 import { getEntry, listEntries } from "../../services/entries.js";
 import { assertCanRead } from "../../services/gates.js";
+import { createDeliveryCache } from "../../services/delivery-cache.js";
+import { repo } from "../../service-context.js";
+import type { StoredCollection } from "../../storage/collections.js";
 
 const ACCESS = access.custom("public: none (any credential ignored); private: entries:read; gated: entries:read or an account session satisfying the rule");
 
@@ -20,29 +26,39 @@ export const deliveryRoutes = defineRoutes([
     path: "/api/v1/:collection",
     access: ACCESS,
     summary: "List published entries: limit, offset, sort, filter[field] → {data, meta: {total, limit, offset}}",
-    handler: async (event, ctx) => {
-      const collection = await readableCollection(event, ctx);
-      return listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true });
-    },
+    handler: (event, ctx) =>
+      cached(event, ctx, `l|${event.url.search}`, (collection) => listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true })),
   },
   {
     method: "GET",
     path: "/api/v1/:collection/:id",
     access: ACCESS,
     summary: "One published entry → {data}",
-    handler: async (event, ctx) => {
-      const collection = await readableCollection(event, ctx);
-      return { data: await getEntry(ctx.service, collection, getRouterParam(event, "id") ?? "", { publishedOnly: true }) };
+    handler: (event, ctx) => {
+      const id = getRouterParam(event, "id") ?? "";
+      return cached(event, ctx, `e|${id}`, async (collection) => ({ data: await getEntry(ctx.service, collection, id, { publishedOnly: true }) }));
     },
   },
 ]);
 
-/**
- * The collection the path names, once the caller may read it. A public collection reads no
- * credential at all, so a key sent to it is ignored even when invalid (spec 5.2.3).
- */
-async function readableCollection(event: H3Event, { service, workspace }: RouteContext) {
-  const collection = await getCollection(service, workspace.id, getRouterParam(event, "collection") ?? "");
+async function cached(event: H3Event, ctx: RouteContext, variant: string, build: (collection: StoredCollection) => Promise<unknown>): Promise<Response> {
+  const { service, workspace } = ctx;
+  const cache = repo(service, createDeliveryCache);
+  const name = getRouterParam(event, "collection") ?? "";
+  const key = `${workspace.id}|${name}|${variant}`;
+  const version = await cache.version(workspace.id);
+  const hit = cache.get(key, version);
+  const collection = hit?.collection ?? (await getCollection(service, workspace.id, name));
+  await assertReadable(event, ctx, collection);
+  let body = hit?.body;
+  if (body === undefined) {
+    body = JSON.stringify(await build(collection));
+    cache.set(key, version, { collection, body });
+  }
+  return new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
+/** A public collection reads no credential at all, so a key sent to it is ignored even when invalid (spec 5.2.3). */
+async function assertReadable(event: H3Event, { service, workspace }: RouteContext, collection: StoredCollection): Promise<void> {
   if (collection.access !== "public") await assertCanRead(service, collection, await authenticate(event, service, workspace));
-  return collection;
 }

@@ -3,6 +3,7 @@
  */
 import type { Dialect } from "../sql.js";
 import { initial } from "./001-initial.js";
+import { contentVersions } from "./002-content-versions.js";
 
 export interface Migration {
   id: number;
@@ -10,4 +11,7 @@ export interface Migration {
   sql: (dialect: Dialect) => string;
 }
 
-export const migrations: Migration[] = [{ id: 1, name: "initial", sql: () => initial }];
+export const migrations: Migration[] = [
+  { id: 1, name: "initial", sql: () => initial },
+  { id: 2, name: "content-versions", sql: contentVersions },
+];

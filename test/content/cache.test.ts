@@ -1,0 +1,66 @@
+/**
+ * The delivery cache never serves a stale read after a committed write: on the same instance,
+ * from another instance on the same database, or after a change of the collection's access.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, silentLogger, type TestServer } from "../helpers/server.js";
+import { drivers } from "../helpers/database.js";
+import { dashboardToken } from "../helpers/sessions.js";
+import { createService, type Service } from "../../src/service.js";
+import { createEntry } from "../../src/services/entries.js";
+import { repo } from "../../src/service-context.js";
+import { createDeliveryCache } from "../../src/services/delivery-cache.js";
+
+describe.each(drivers)("delivery cache on %s", (driver) => {
+  let t: TestServer;
+  let other: Service;
+  let owner: string;
+  let wsId: string;
+  const titles = async (path = "/api/v1/posts") => ((await (await t.request(path)).json()).data as { title: string }[]).map((e) => e.title).sort();
+
+  beforeAll(async () => {
+    t = await startTestServer(driver);
+    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = await dashboardToken(t.svc.context, wsId, "owner");
+    await t.request("/api/dashboard/collections", { method: "POST", token: owner, json: { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] } });
+    await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { title: "a", _status: "published" } });
+    // A second instance on the same database, as another server process or the CLI would be.
+    other = await createService({ dataDir: t.db.dataDir, database: t.db.url, blobs: "memory:", secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  it("serves repeated reads from the cache and a write on this instance at once", async () => {
+    expect(await titles()).toEqual(["a"]);
+    expect(await titles()).toEqual(["a"]);
+    expect(repo(t.svc.context, createDeliveryCache).size).toBeGreaterThan(0);
+    await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { title: "b", _status: "published" } });
+    expect(await titles()).toEqual(["a", "b"]);
+  });
+
+  it("sees a write committed by another instance on the very next read", async () => {
+    expect(await titles()).toEqual(["a", "b"]);
+    await createEntry(other.context, wsId, "posts", { title: "c", _status: "published" }, wsId);
+    expect(await titles()).toEqual(["a", "b", "c"]);
+  });
+
+  it("never serves an unpublished entry from the cache", async () => {
+    const res = await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { title: "d", _status: "published" } });
+    const { id } = await res.json();
+    expect((await t.request(`/api/v1/posts/${id}`)).status).toBe(200);
+    await t.request(`/api/dashboard/collections/posts/entries/${id}`, { method: "PATCH", token: owner, json: { _status: "draft" } });
+    expect((await t.request(`/api/v1/posts/${id}`)).status).toBe(404);
+    expect(await titles()).toEqual(["a", "b", "c"]);
+  });
+
+  it("applies a change of access at once: public → private refuses the next anonymous read", async () => {
+    expect((await t.request("/api/v1/posts")).status).toBe(200);
+    const put = await t.request("/api/dashboard/collections/posts", { method: "PUT", token: owner, json: { name: "posts", access: "private", fields: [{ name: "title", type: "string" }] } });
+    expect(put.status).toBe(200);
+    const res = await t.request("/api/v1/posts");
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "Unauthorized" });
+  });
+});
