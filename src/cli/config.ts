@@ -22,7 +22,7 @@ export const configSchema = z
 
 export type CliConfig = z.infer<typeof configSchema>;
 
-const defaults: CliConfig = {
+export const CONFIG_DEFAULTS: CliConfig = {
   data: "./.svc",
   port: 3000,
   hostname: "127.0.0.1",
@@ -82,7 +82,7 @@ export async function resolveConfig(
 ): Promise<CliConfig> {
   const { file, values } = await loadConfigFile(cwd, flags.config);
   const fromFlags = Object.fromEntries(Object.entries(flags).filter(([k, v]) => v !== undefined && k !== "config" && k !== "json"));
-  const merged = { ...defaults, ...values, ...fromEnv(env), ...fromFlags };
+  const merged = { ...CONFIG_DEFAULTS, ...values, ...fromEnv(env), ...fromFlags };
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
