@@ -11,6 +11,7 @@ import { errorResponse, toServiceError } from "./errors.js";
 import type { RouteDef } from "./route.js";
 import { healthRoutes } from "./routes/health.js";
 import { allRoutes } from "./routes/index.js";
+import { siteFallback } from "./routes/sites.js";
 
 const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
 
@@ -50,6 +51,8 @@ export function createHttpApp(service: ServiceContext, routes: RouteDef[] = allR
 
   for (const route of routes) {
     app.on(route.method, route.path, (event) => runRoute(event, route, service), { meta: { cors: route.cors ?? false } });
+    // HEAD answers like GET without a body (RFC 9110 §9.3.2); registered explicitly, else the `/api/**` catch-all would win.
+    if (route.method === "GET") app.on("HEAD", route.path, (event) => runRoute(event, route, service), { meta: { cors: route.cors ?? false } });
     if (route.cors) {
       app.on("OPTIONS", route.path, () => new Response(null, { status: 204, headers: CORS_HEADERS }));
     }
@@ -59,6 +62,8 @@ export function createHttpApp(service: ServiceContext, routes: RouteDef[] = allR
   app.all("/api/**", () => {
     throw notFound("No such endpoint");
   });
+  // Everything else on a workspace host is its static site (GET/HEAD; DESIGN §4.2).
+  app.all("/**", siteFallback(service));
   return app;
 }
 

@@ -1,0 +1,110 @@
+/**
+ * The media library: management under /api/dashboard/media (media:read / media:write) and public
+ * delivery under /api/v1/media/{id} (spec 4.1, 5.3: no auth for any asset, a key sent is ignored;
+ * spec 1.3: no CORS headers).
+ */
+import { getQuery, getRouterParam, type H3Event } from "h3";
+import { badRequest, payloadTooLarge } from "../../core/errors.js";
+import { contentTypeFor, normalizeContentType, OCTET_STREAM } from "../../core/content-types.js";
+import { sanitizeFilename } from "../../core/filenames.js";
+import { repo } from "../../service-context.js";
+import { createMediaRepo, toMediaMeta } from "../../storage/media.js";
+import { access } from "../access.js";
+import { readBytes } from "../body.js";
+import { readPage } from "../paging.js";
+import { defineRoutes, type RouteContext } from "../route.js";
+import { mediaResponse } from "./media-delivery.js";
+
+/** Room for multipart boundaries and part headers on top of the upload limit. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+const media = (ctx: RouteContext) => repo(ctx.service, createMediaRepo);
+const id = (event: H3Event) => getRouterParam(event, "id")!;
+
+export const mediaRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/media",
+    access: access.grant("media:read"),
+    summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=)",
+    handler: (event, ctx) => media(ctx).list(ctx.workspace.id, readPage(getQuery(event))),
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/media",
+    access: access.grant("media:write"),
+    summary: "Upload an asset: raw body with ?filename= and Content-Type, or multipart field `file`",
+    async handler(event, ctx) {
+      const upload = await readUpload(event, ctx.service.options.uploadLimit);
+      const record = await media(ctx).create(ctx.workspace.id, upload);
+      event.res.status = 201;
+      return record;
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/dashboard/media/:id",
+    access: access.grant("media:write"),
+    summary: "Delete an asset and its bytes",
+    async handler(event, ctx) {
+      await media(ctx).remove(ctx.workspace.id, id(event));
+      event.res.status = 204;
+      return null;
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/media/:id",
+    access: access.public,
+    summary: "An asset's bytes (ETag, Range, immutable caching, nosniff; no CORS)",
+    async handler(event, ctx) {
+      const { record, bytes } = await media(ctx).read(ctx.workspace.id, id(event));
+      return mediaResponse(event.req, record, bytes);
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/media/:id/meta",
+    access: access.public,
+    summary: "An asset's metadata: {id, filename, content_type, size, created_at, width?, height?}",
+    handler: async (event, ctx) => toMediaMeta(await media(ctx).get(ctx.workspace.id, id(event))),
+  },
+]);
+
+/**
+ * The uploaded file: multipart/form-data field `file` (parsed by the platform's FormData), or the
+ * raw body named by `?filename=`. The body is counted as it streams, never trusted from
+ * Content-Length. The client's type is only ever echoed as the response header (nosniff).
+ */
+async function readUpload(event: H3Event, limit: number): Promise<{ filename: string; contentType: string; bytes: Uint8Array }> {
+  const header = event.req.headers.get("content-type") ?? "";
+  const queryName = getQuery(event).filename;
+  if (queryName !== undefined && typeof queryName !== "string") throw badRequest("filename must be given once");
+  let name: string | undefined = queryName;
+  let type: string | undefined;
+  let bytes: Uint8Array;
+  if (/^multipart\/form-data\b/i.test(header)) {
+    const body = await readBytes(event, limit + MULTIPART_OVERHEAD);
+    let form: FormData;
+    try {
+      form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": header } }).formData();
+    } catch {
+      throw badRequest("Malformed multipart/form-data body");
+    }
+    const file = form.get("file");
+    if (!file || typeof file === "string") throw badRequest("Multipart upload needs a file in the field named \"file\"");
+    if (file.size > limit) throw payloadTooLarge(limit);
+    bytes = new Uint8Array(await file.arrayBuffer());
+    name ??= file.name;
+    type = file.type;
+  } else {
+    if (!name) throw badRequest("Name the upload with ?filename=<name> (or send multipart/form-data with a field \"file\")");
+    bytes = await readBytes(event, limit);
+    type = header;
+  }
+  if (bytes.byteLength === 0) throw badRequest("The uploaded file is empty");
+  const filename = sanitizeFilename(name ?? "");
+  const declared = normalizeContentType(type);
+  const contentType = declared && declared !== OCTET_STREAM ? declared : contentTypeFor(filename);
+  return { filename, contentType, bytes };
+}

@@ -1,0 +1,58 @@
+/**
+ * Static site management (spec 2.2 `sites`, DESIGN §4.2): deploy a tar.gz, list deploys with the
+ * live one marked, roll back. Serving the live site is {@link siteFallback}, registered by the app
+ * after every other route.
+ */
+import { getQuery } from "h3";
+import { badRequest, unsupportedMediaType } from "../../core/errors.js";
+import { deploySite, listDeploys, rollbackSite } from "../../services/sites.js";
+import { access } from "../access.js";
+import { readBytes, readJson } from "../body.js";
+import { readPage } from "../paging.js";
+import { defineRoutes } from "../route.js";
+
+export { siteFallback } from "./site-serve.js";
+
+const ARCHIVE_TYPES = /^application\/(gzip|x-gzip|x-tar|x-gtar|x-compressed-tar|octet-stream)\s*(;|$)/i;
+
+export const siteRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/site/deploys",
+    access: access.grant("sites:read"),
+    summary: "List site deploys, newest first, the live one with live: true",
+    handler: (event, ctx) => listDeploys(ctx.service, ctx.workspace.id, readPage(getQuery(event))),
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/site/deploys",
+    access: access.grant("sites:write"),
+    summary: "Deploy a tar.gz of a built site and make it live (atomic switch)",
+    async handler(event, ctx) {
+      const type = event.req.headers.get("content-type");
+      if (type && !ARCHIVE_TYPES.test(type)) {
+        throw unsupportedMediaType("Send the site as a tar.gz body with Content-Type: application/gzip");
+      }
+      const body = await readBytes(event, ctx.service.options.uploadLimit);
+      if (body.byteLength === 0) throw badRequest("Request body is required (a tar.gz of the built site)");
+      const deploy = await deploySite(ctx.service, ctx.workspace.id, body);
+      event.res.status = 201;
+      return deploy;
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/site/rollback",
+    access: access.grant("sites:write"),
+    summary: "Make the previous deploy live again, or the one named by {deploy_id}",
+    async handler(event, ctx) {
+      const body = (await readJson(event, ctx.service.options.bodyLimit)) ?? {};
+      if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("Request body must be a JSON object");
+      const { deploy_id, ...rest } = body as Record<string, unknown>;
+      const unknown = Object.keys(rest)[0];
+      if (unknown !== undefined) throw badRequest(`Unknown field ${JSON.stringify(unknown)}; rollback takes deploy_id`);
+      if (deploy_id !== undefined && deploy_id !== null && typeof deploy_id !== "string") throw badRequest("deploy_id must be a string");
+      return rollbackSite(ctx.service, ctx.workspace.id, deploy_id ?? undefined);
+    },
+  },
+]);

@@ -1,0 +1,141 @@
+/**
+ * The media library (spec 2.2 `media`): metadata rows in SQL, bytes in the blob store under
+ * `media/<workspaceId>/<id>`. Every lookup is scoped to the workspace; a media id of another
+ * workspace is simply not found.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { notFound } from "../core/errors.js";
+import { imageSize } from "../core/image-size.js";
+import type { ServiceContext } from "../service-context.js";
+import { readBlob, removeBlobs, writeBlob } from "./blob-bytes.js";
+
+/** The management API's record of an asset. */
+export interface MediaRecord {
+  id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  width?: number;
+  height?: number;
+  created_at: string;
+  /** Public delivery path, relative to the workspace host (spec 4.1). */
+  url: string;
+}
+
+/** The public `/meta` shape (DESIGN §4.2), plus width/height when known. */
+export type MediaMeta = Pick<MediaRecord, "id" | "filename" | "content_type" | "size" | "created_at" | "width" | "height">;
+
+export interface MediaPage {
+  data: MediaRecord[];
+  meta: { total: number; limit: number; offset: number };
+}
+
+interface Row {
+  id: string;
+  workspace_id: string;
+  filename: string;
+  content_type: string;
+  size: number | string;
+  sha256: string;
+  blob_key: string;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const toRecord = (r: Row): MediaRecord => ({
+  id: r.id,
+  filename: r.filename,
+  content_type: r.content_type,
+  size: Number(r.size),
+  sha256: r.sha256,
+  ...(r.width !== null && r.height !== null ? { width: Number(r.width), height: Number(r.height) } : {}),
+  created_at: r.created_at,
+  url: `/api/v1/media/${r.id}`,
+});
+
+/** The public meta of a record: no sha256, no url. */
+export const toMediaMeta = ({ id, filename, content_type, size, created_at, width, height }: MediaRecord): MediaMeta => ({
+  id,
+  filename,
+  content_type,
+  size,
+  created_at,
+  ...(width !== undefined ? { width, height } : {}),
+});
+
+export function createMediaRepo(ctx: ServiceContext) {
+  const { sql, blobs } = ctx;
+  const row = async (workspaceId: string, id: string) => {
+    const r = UUID.test(id) ? await sql.get<Row>("SELECT * FROM media WHERE id = ? AND workspace_id = ?", [id, workspaceId]) : undefined;
+    if (!r) throw notFound("Media not found");
+    return r;
+  };
+
+  return {
+    /** Stores the bytes, then the row; the blob is removed again when the row cannot be written. */
+    async create(workspaceId: string, input: { filename: string; contentType: string; bytes: Uint8Array }): Promise<MediaRecord> {
+      const id = randomUUID();
+      const blobKey = `media/${workspaceId}/${id}`;
+      const dims = imageSize(input.bytes);
+      const r: Row = {
+        id,
+        workspace_id: workspaceId,
+        filename: input.filename,
+        content_type: input.contentType,
+        size: input.bytes.byteLength,
+        sha256: createHash("sha256").update(input.bytes).digest("hex"),
+        blob_key: blobKey,
+        width: dims?.width ?? null,
+        height: dims?.height ?? null,
+        created_at: new Date(ctx.now()).toISOString(),
+      };
+      await writeBlob(blobs, blobKey, input.bytes);
+      try {
+        await sql.run(
+          "INSERT INTO media (id, workspace_id, filename, content_type, size, sha256, blob_key, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [r.id, r.workspace_id, r.filename, r.content_type, r.size, r.sha256, r.blob_key, r.width, r.height, r.created_at],
+        );
+      } catch (error) {
+        await removeBlobs(blobs, [blobKey]);
+        throw error;
+      }
+      return toRecord(r);
+    },
+
+    /** Newest first. */
+    async list(workspaceId: string, page: { limit: number; offset: number }): Promise<MediaPage> {
+      const rows = await sql.all<Row>("SELECT * FROM media WHERE workspace_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", [
+        workspaceId,
+        page.limit,
+        page.offset,
+      ]);
+      const total = await sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM media WHERE workspace_id = ?", [workspaceId]);
+      return { data: rows.map(toRecord), meta: { total: Number(total?.n ?? 0), ...page } };
+    },
+
+    async get(workspaceId: string, id: string): Promise<MediaRecord> {
+      return toRecord(await row(workspaceId, id));
+    },
+
+    /** The record and its bytes; 404 when either is gone. */
+    async read(workspaceId: string, id: string): Promise<{ record: MediaRecord; bytes: Uint8Array }> {
+      const r = await row(workspaceId, id);
+      const bytes = await readBlob(blobs, r.blob_key);
+      if (!bytes) throw notFound("Media not found");
+      return { record: toRecord(r), bytes };
+    },
+
+    /** Deletes the row, then the bytes (a leftover blob is logged, never served: the row is gone). */
+    async remove(workspaceId: string, id: string): Promise<void> {
+      const r = await row(workspaceId, id);
+      const { changes } = await sql.run("DELETE FROM media WHERE id = ? AND workspace_id = ?", [r.id, workspaceId]);
+      if (changes === 0) throw notFound("Media not found");
+      const failure = await removeBlobs(blobs, [r.blob_key]);
+      if (failure) ctx.logger.warn(`media ${r.id}: blob not removed:`, failure.message);
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The static site over real HTTP (DESIGN §4.2): deploy a tar.gz, serving rules (index.html,
+ * clean URLs, 404.html, types, ETag/304, HEAD), traversal, rollback on the very next request
+ * (also from a second instance on the same database), named rollback, the deploy listing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request as httpRequest } from "node:http";
+import { drivers } from "../helpers/database.js";
+import { silentLogger, startTestServer, type TestServer } from "../helpers/server.js";
+import { dashboardToken } from "../helpers/sessions.js";
+import { createService, type Service } from "../../src/service.js";
+import { packSite, siteFiles } from "./fixtures.js";
+
+/** A GET with the path sent exactly as written (no client-side normalisation of `..`). */
+function rawGet(t: TestServer, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port: t.port, path, headers: { host: "demo.localhost" } }, (res) => {
+      let body = "";
+      res.on("data", (c: Buffer) => (body += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject).end();
+  });
+}
+
+describe.each(drivers)("static site serving on %s", (driver) => {
+  let t: TestServer;
+  let owner: string;
+  let second: Service;
+  const deploy = async (body: Uint8Array) => t.request("/api/dashboard/site/deploys", { method: "POST", body: body as BodyInit, token: owner, headers: { "content-type": "application/gzip" } });
+  const rollback = (json: unknown = {}) => t.request("/api/dashboard/site/rollback", { method: "POST", json, token: owner });
+  const page = async (path: string, init: RequestInit = {}) => {
+    const res = await t.request(path, init);
+    return { status: res.status, body: await res.text(), headers: res.headers };
+  };
+  const deploys = async () => (await (await t.request("/api/dashboard/site/deploys", { token: owner })).json()).data as { id: string; live: boolean }[];
+
+  beforeAll(async () => {
+    t = await startTestServer(driver);
+    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    await t.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
+    owner = await dashboardToken(t.svc.context, ws.id, "owner");
+    // A second instance on the same database and blob store, as behind a load balancer.
+    second = await createService({ dataDir: t.db.dataDir, database: t.db.url, blobs: t.svc.context.blobs, secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await second?.close();
+  });
+
+  it("answers JSON 404 before anything is deployed", async () => {
+    const res = await t.request("/");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "No site is deployed on this workspace" });
+  });
+
+  let v1: string;
+  let v2: string;
+  it("deploys a tar.gz and makes it live: 201 with the deploy record", async () => {
+    const res = await deploy(await packSite(siteFiles("v1")));
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), file_count: 5, size: expect.any(Number), created_at: expect.any(String), live: true, previous_deploy_id: null });
+    v1 = body.id;
+  });
+
+  it.each([
+    ["/", "<h1>home v1</h1>", "text/html; charset=utf-8", 200],
+    ["/index.html", "<h1>home v1</h1>", "text/html; charset=utf-8", 200],
+    ["/about", "<h1>about v1</h1>", "text/html; charset=utf-8", 200],
+    ["/about.html", "<h1>about v1</h1>", "text/html; charset=utf-8", 200],
+    ["/blog/", "<h1>blog v1</h1>", "text/html; charset=utf-8", 200],
+    ["/blog", "<h1>blog v1</h1>", "text/html; charset=utf-8", 200],
+    ["/blog/index.html", "<h1>blog v1</h1>", "text/html; charset=utf-8", 200],
+    ["//blog//", "<h1>blog v1</h1>", "text/html; charset=utf-8", 200],
+    ["/style.css", "body { color: red }", "text/css; charset=utf-8", 200],
+    ["/style.css?v=3", "body { color: red }", "text/css; charset=utf-8", 200],
+    ["/missing", "<h1>not found v1</h1>", "text/html; charset=utf-8", 404],
+    ["/about/", "<h1>not found v1</h1>", "text/html; charset=utf-8", 404],
+    ["/.env", "<h1>not found v1</h1>", "text/html; charset=utf-8", 404],
+  ])("GET %s → the right file, type and status", async (path, body, type, status) => {
+    const res = await page(path);
+    expect([res.status, res.body, res.headers.get("content-type")]).toEqual([status, body, type]);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("caches HTML as no-cache and assets briefly; strong ETag with If-None-Match → 304; HEAD has no body", async () => {
+    const home = await page("/");
+    expect(home.headers.get("cache-control")).toBe("no-cache");
+    expect((await page("/style.css")).headers.get("cache-control")).toBe("public, max-age=60");
+    const etag = home.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    const again = await page("/", { headers: { "if-none-match": etag } });
+    expect([again.status, again.body]).toEqual([304, ""]);
+    expect((await page("/", { headers: { "if-none-match": '"other"' } })).status).toBe(200);
+    const head = await page("/about", { method: "HEAD" });
+    expect([head.status, head.body, head.headers.get("content-length")]).toEqual([200, "", String("<h1>about v1</h1>".length)]);
+  });
+
+  it("refuses traversal: `..` after decoding is 400, never a file outside the deploy", async () => {
+    for (const path of ["/a/..%2f..%2fsecret", "/%2e%2e%2fx", "/blog/%2e%2e%5cabout.html", "/x%00y", "/%E0%A4%A"]) {
+      const res = await rawGet(t, path);
+      expect([path, res.status]).toEqual([path, 400]);
+    }
+    // Literal `..` is resolved by URL parsing before routing: it can only land inside the site.
+    expect((await rawGet(t, "/blog/../about")).body).toBe("<h1>about v1</h1>");
+    expect((await rawGet(t, "/../../../etc/passwd")).status).toBe(404);
+  });
+
+  it("keeps /api/ paths JSON, other methods 405, other workspaces separate", async () => {
+    const api = await page("/api/nope");
+    expect([api.status, JSON.parse(api.body)]).toEqual([404, { error: "No such endpoint" }]);
+    const post = await page("/about", { method: "POST" });
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+    expect((await t.request("/", { host: "other.localhost" })).status).toBe(404);
+    expect(await (await t.request("/", { host: "nobody.localhost" })).json()).toEqual({ error: "Unknown tenant" });
+  });
+
+  it("a new deploy is live at once and remembers the previous one", async () => {
+    const { "404.html": _none, ...withoutNotFound } = siteFiles("v2");
+    const res = await deploy(await packSite(withoutNotFound));
+    const body = await res.json();
+    v2 = body.id;
+    expect(body.previous_deploy_id).toBe(v1);
+    expect((await page("/")).body).toBe("<h1>home v2</h1>");
+    const missing = await page("/missing");
+    expect([missing.status, JSON.parse(missing.body)]).toEqual([404, { error: "Not found" }]);
+  });
+
+  it("rollback serves the previous content on the very next request, on this and another instance", async () => {
+    expect((await second.fetch(new Request("http://demo.localhost/")).then((r) => r.text()))).toBe("<h1>home v2</h1>");
+    const res = await rollback();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: v1, live: true, previous_deploy_id: v2 });
+    expect((await page("/")).body).toBe("<h1>home v1</h1>");
+    expect((await second.fetch(new Request("http://demo.localhost/")).then((r) => r.text()))).toBe("<h1>home v1</h1>");
+    // Rolling back again toggles to the deploy just left.
+    expect(await (await rollback()).json()).toMatchObject({ id: v2, previous_deploy_id: v1 });
+    expect((await page("/")).body).toBe("<h1>home v2</h1>");
+  });
+
+  it("rolls back to a named deploy; unknown ids 404; listing marks exactly the live one", async () => {
+    expect(await (await rollback({ deploy_id: v1 })).json()).toMatchObject({ id: v1, live: true });
+    expect((await page("/about")).body).toBe("<h1>about v1</h1>");
+    let list = await deploys();
+    expect(list.map((d) => d.id).sort()).toEqual([v1, v2].sort());
+    expect(list.filter((d) => d.live).map((d) => d.id)).toEqual([v1]);
+    expect(await (await rollback({ deploy_id: v1 })).json()).toMatchObject({ id: v1, live: true });
+    const unknown = await rollback({ deploy_id: "00000000-0000-4000-8000-000000000000" });
+    expect(unknown.status).toBe(404);
+    expect((await rollback({ deploy_id: 5 })).status).toBe(400);
+    expect((await rollback({ deployId: v2 })).status).toBe(400);
+    await rollback({ deploy_id: v2 });
+    list = await deploys();
+    expect(list.filter((d) => d.live).map((d) => d.id)).toEqual([v2]);
+  });
+
+  it("refuses a rollback with nothing to roll back to (409)", async () => {
+    const ws = await t.svc.context.workspaces.create({ slug: "fresh", hosts: ["fresh.localhost"] });
+    const token = await dashboardToken(t.svc.context, ws.id, "owner");
+    const none = await t.request("/api/dashboard/site/rollback", { method: "POST", token, host: "fresh.localhost" });
+    expect(none.status).toBe(409);
+    await t.request("/api/dashboard/site/deploys", { method: "POST", body: (await packSite({ "index.html": "x" })) as BodyInit, token, host: "fresh.localhost" });
+    const first = await t.request("/api/dashboard/site/rollback", { method: "POST", token, host: "fresh.localhost" });
+    expect([first.status, (await first.json()).error]).toEqual([409, expect.stringMatching(/no previous deploy/)]);
+  });
+});
