@@ -3,6 +3,7 @@
  * Returns the dispatcher and a function that stops everything gracefully.
  */
 import { createDispatcher } from "./webhooks/dispatcher.js";
+import { createRedisWindows } from "./webhooks/redis-windows.js";
 import type { Dispatcher, DispatcherOptions } from "./webhooks/types.js";
 import { createWebhookRepo } from "./storage/webhooks.js";
 import { repo, type ServiceContext } from "./service-context.js";
@@ -10,13 +11,19 @@ import { repo, type ServiceContext } from "./service-context.js";
 /** Dispatcher tuning an embedder or a test may pass as `createService({ webhooks })`. */
 export type WebhookTuning = Omit<DispatcherOptions, "source" | "allowPrivateTargets">;
 
+/**
+ * The service's dispatcher. With `redisUrl`, coalescing and debounce windows are cluster-wide
+ * (docs/scaling.md) unless the tuning names its own `windows`.
+ */
 export function createWebhookDispatcher(
   getCtx: () => ServiceContext,
   logger: ServiceContext["logger"],
   allowPrivateTargets: boolean,
   tuning: WebhookTuning = {},
+  redisUrl?: string,
 ): Dispatcher {
   return createDispatcher({
+    ...(redisUrl && { windows: createRedisWindows(redisUrl) }),
     ...tuning,
     allowPrivateTargets,
     logger: tuning.logger ?? logger.withTag("webhooks"),

@@ -1,13 +1,26 @@
 /**
  * `svc serve`: serves every workspace over node:http. On an empty data directory it first creates
- * the demo workspace and prints its owner sign-in and an API key, once.
+ * the demo workspace and prints its owner sign-in and an API key, once. `--cluster <n>` forks n
+ * workers sharing the port (cluster.ts); each worker runs this same action without the bootstrap.
  */
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import type { Command } from "commander";
 import { consola } from "consola";
 import { commandConfig, serviceOptions } from "./context.js";
+import { parseClusterSize, runPrimary } from "./cluster.js";
 import { createService } from "../service.js";
-import { bootstrapDemo } from "../services/bootstrap.js";
+import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
+import { isServiceError } from "../core/errors.js";
+import type { ServiceContext } from "../service-context.js";
+
+interface ServeFlags {
+  port?: string;
+  hostname?: string;
+  allowPrivateWebhookTargets?: boolean;
+  trustProxy?: boolean;
+  cluster?: string;
+}
 
 export function registerServe(program: Command): void {
   program
@@ -17,15 +30,30 @@ export function registerServe(program: Command): void {
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
     .option("--allow-private-webhook-targets", "allow webhook URLs on loopback/private addresses [SVC_WEBHOOKS_ALLOW_PRIVATE=1]")
     .option("--trust-proxy", "read X-Forwarded-Host from a trusted reverse proxy")
-    .action(async (opts: { port?: string; hostname?: string; allowPrivateWebhookTargets?: boolean; trustProxy?: boolean }, cmd: Command) => {
+    .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
+    .action(async (opts: ServeFlags, cmd: Command) => {
       const { config } = await commandConfig(cmd, {
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
         ...(opts.allowPrivateWebhookTargets && { allowPrivateWebhookTargets: true }),
         ...(opts.trustProxy && { trustProxy: true }),
       });
+      const size = parseClusterSize(opts.cluster);
+      const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
+        consola.success(`contentsvc listening on http://${config.hostname}:${port}${workers ? ` (${workers} workers)` : ""}`);
+        if (demo) printDemo(demo, port);
+        if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
+      };
+      if (size !== undefined && cluster.isPrimary) {
+        return runPrimary(config, size, { bootstrap: bootstrapOnce, ready: (port, demo) => announce(port, demo, size) });
+      }
+
       const svc = await createService(serviceOptions(config));
-      const demo = await bootstrapDemo(svc.context);
+      // A cluster worker: the primary already bootstrapped and announces the port.
+      const demo = cluster.isWorker ? undefined : await bootstrapOnce(svc.context).catch(async (error: unknown) => {
+        await svc.close();
+        throw error;
+      });
       const server = createServer(svc.handler);
       // Slow or idle clients must not hold sockets forever.
       server.requestTimeout = 60_000;
@@ -33,19 +61,20 @@ export function registerServe(program: Command): void {
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
         server.listen(config.port, config.hostname, () => resolve());
+      }).catch(async (error: unknown) => {
+        await svc.close();
+        throw error;
       });
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
-      consola.success(`contentsvc listening on http://${config.hostname}:${port}`);
-      if (demo) printDemo(demo, port);
-      if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
+      if (!cluster.isWorker) announce(port, demo);
 
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (signal: string) => {
           if (stopping) return;
           stopping = true;
-          consola.info(`${signal}: closing (flushing debounced webhook deliveries)…`);
+          consola.info(`${signal}: closing${cluster.isWorker ? ` worker ${process.pid}` : ""} (flushing debounced webhook deliveries)…`);
           server.close();
           server.closeIdleConnections?.();
           void svc.close().finally(() => {
@@ -56,10 +85,25 @@ export function registerServe(program: Command): void {
         process.once("SIGINT", () => stop("SIGINT"));
         process.once("SIGTERM", () => stop("SIGTERM"));
       });
+      // The IPC channel to the primary would keep a worker alive.
+      cluster.worker?.disconnect();
     });
 }
 
-function printDemo(demo: NonNullable<Awaited<ReturnType<typeof bootstrapDemo>>>, port: number): void {
+/**
+ * bootstrapDemo, tolerating instances that start at the same moment on an empty database: the
+ * loser of the race gets a conflict on the demo slug and simply has nothing to print.
+ */
+async function bootstrapOnce(ctx: ServiceContext): Promise<DemoCredentials | undefined> {
+  try {
+    return await bootstrapDemo(ctx);
+  } catch (error) {
+    if (isServiceError(error) && error.status === 409) return undefined;
+    throw error;
+  }
+}
+
+function printDemo(demo: DemoCredentials, port: number): void {
   const lines = [
     `Created the demo workspace on ${demo.hosts.join(" and ")} (shown once, keep it):`,
     ...(demo.owner ? [`  owner sign-in   ${demo.owner.email} / ${demo.owner.password}`] : []),

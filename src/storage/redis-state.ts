@@ -5,9 +5,12 @@ import { Redis } from "ioredis";
 import type { SharedState } from "./shared-state.js";
 
 const PREFIX = "contentsvc:";
+const PING_TIMEOUT_MS = 1000;
 
 export async function createRedisSharedState(url: string): Promise<SharedState> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  // ioredis reconnects by itself; without a listener it prints every failed attempt as unhandled.
+  client.on("error", () => {});
   await client.connect();
   let subscriber: Redis | undefined;
   const listeners = new Map<string, Set<(m: string) => void>>();
@@ -15,6 +18,7 @@ export async function createRedisSharedState(url: string): Promise<SharedState> 
   const ensureSubscriber = async () => {
     if (subscriber) return subscriber;
     subscriber = client.duplicate();
+    subscriber.on("error", () => {});
     subscriber.on("message", (channel: string, message: string) => {
       for (const l of listeners.get(channel.slice(PREFIX.length)) ?? []) l(message);
     });
@@ -45,6 +49,16 @@ export async function createRedisSharedState(url: string): Promise<SharedState> 
       }
       set.add(listener);
       return () => set!.delete(listener);
+    },
+    async ping() {
+      // Commands queue while ioredis reconnects: a readiness probe must not wait for that.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("Redis PING timed out")), PING_TIMEOUT_MS)));
+      try {
+        await Promise.race([client.ping(), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {
       listeners.clear();

@@ -14,6 +14,8 @@ export interface SharedState {
   /** Publishes an invalidation message to every instance (including this one). */
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, listener: (message: string) => void): () => void;
+  /** Rejects when a remote store (Redis) is unreachable; absent for the in-process one. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -12,13 +12,15 @@
  *   built and signed per attempt, so its timestamp is the send time (spec 6.1).
  * - In memory only (spec 6.6 Persistence). close() flushes windows, gives queued and in-flight
  *   deliveries the grace period, and drops retries in backoff as lost.
+ * - Windows are per process unless `windows` is a shared store (redis-windows.ts in the service):
+ *   then a window is cluster-wide and only the instance that put its last value in it sends it.
  */
 import { eventSubjectId, type ServiceEvent } from "../core/events.js";
 import { createDebounceWindows } from "./debounce.js";
 import { createPinnedAgent } from "./pinned-agent.js";
 import { DEFAULTS, MAX_DEBOUNCE_MS, resolveOptions } from "./options.js";
 import { createDeliveryQueue } from "./queue.js";
-import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
+import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget, WindowStoreFactory } from "./types.js";
 
 interface Pending {
   target: WebhookTarget;
@@ -56,9 +58,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // spec 6.7.1: content.updated is coalesced per entry BEFORE the webhooks are looked up. Every
   // webhook of the workspace sees the same update stream, so this equals coalescing per
   // (webhook, entry), with one window and one lookup per burst instead of one per webhook.
-  const coalesce = createDebounceWindows<ServiceEvent>(clock, (event) => fanOut(event, false));
+  const windows: WindowStoreFactory = opts.windows === "memory" ? (_stage, c, onClose) => createDebounceWindows(c, onClose) : opts.windows;
+  const coalesce = windows<ServiceEvent>("coalesce", clock, (event) => fanOut(event, false), logger);
   // spec 6.7.2: the optional per-webhook window, after coalescing (so updated waits ~debounce_ms + 0.5 s).
-  const debounce = createDebounceWindows<Pending>(clock, ({ target, event }) => send(target, event));
+  const debounce = windows<Pending>("debounce", clock, ({ target, event }) => send(target, event), logger);
   const lookups = new Set<Promise<void>>();
   let dropped = 0;
   let closing: Promise<void> | undefined;
@@ -118,11 +121,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   const flush = async (): Promise<void> => {
-    for (const event of coalesce.drain()) fanOut(event, true);
-    for (const { target, event } of debounce.drain()) send(target, event);
+    for (const event of await coalesce.drain()) fanOut(event, true);
+    for (const { target, event } of await debounce.drain()) send(target, event);
     // Lookups already under way may still open windows: wait for them, then send those too.
     await Promise.all([...lookups]);
-    for (const { target, event } of debounce.drain()) send(target, event);
+    for (const { target, event } of await debounce.drain()) send(target, event);
   };
 
   const shutdown = async (graceMs: number): Promise<void> => {
@@ -136,8 +139,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (late) queue.abortAll(`dispatcher closed before the delivery finished (grace ${graceMs} ms)`);
       await queue.idle();
     }
-    coalesce.drain();
-    debounce.drain();
+    await coalesce.drain();
+    await debounce.drain();
+    await Promise.all([coalesce.close?.(), debounce.close?.()]).catch((err: unknown) =>
+      logger.warn("webhook window store did not close cleanly", { error: err instanceof Error ? err.message : String(err) }),
+    );
     agent.destroy();
   };
 

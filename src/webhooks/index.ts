@@ -19,4 +19,7 @@ export type {
   LookupAll,
   WebhookSource,
   WebhookTarget,
+  WindowStage,
+  WindowStore,
+  WindowStoreFactory,
 } from "./types.js";

@@ -50,6 +50,7 @@ export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
     maxPending: options.maxPending ?? DEFAULTS.maxPending,
     clock: options.clock ?? defaultClock,
     logger: options.logger ?? (consola.withTag("webhooks") as DispatcherLogger),
+    windows: options.windows ?? "memory",
   };
   positive("timeoutMs", resolved.timeoutMs);
   atLeast("coalesceMs", resolved.coalesceMs, 0);
@@ -58,6 +59,9 @@ export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
   integer("maxPending", resolved.maxPending);
   if (!resolved.retryDelaysMs.every((ms) => Number.isFinite(ms) && ms >= 0)) {
     throw new TypeError("contentsvc/webhooks: option retryDelaysMs must be a list of non-negative numbers");
+  }
+  if (resolved.windows !== "memory" && typeof resolved.windows !== "function") {
+    throw new TypeError('contentsvc/webhooks: option windows must be "memory" or a window store factory');
   }
   if (options.lookup !== undefined && typeof options.lookup !== "function") {
     throw new TypeError("contentsvc/webhooks: option lookup must be a function");

@@ -1,0 +1,170 @@
+/**
+ * Two real `svc serve` processes, A and B, on one PostgreSQL schema and one Redis (DESIGN §3,
+ * docs/scaling.md): they behave as one service.
+ */
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, PG_URL, REDIS_URL, type TestDatabase } from "../helpers/database.js";
+import { startReceiver, sleep, type Receiver } from "../webhooks/helpers.js";
+import { packSite, siteFiles } from "../site/fixtures.js";
+import { both, builtCli, seedDemo, startInstance, type Instance } from "./helpers.js";
+
+describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + Redis", () => {
+  let db: TestDatabase;
+  let a: Instance;
+  let b: Instance;
+  let owner: string;
+  let key: string;
+  let workspaceId: string;
+  let redis: Redis;
+  let receiver: Receiver;
+  const query = async <T>(sql: string, params: unknown[] = []) => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase("postgresql");
+    ({ owner, key, workspaceId } = await seedDemo(db.url, db.dataDir));
+    // Blobs on the shared Redis too: a media upload on A must be served by B.
+    [a, b] = await Promise.all([0, 1].map(() => startInstance({ dataDir: db.dataDir, database: db.url, redis: REDIS_URL, blobs: REDIS_URL, args: ["--trust-proxy"] })));
+    redis = new Redis(REDIS_URL!);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    // The blobs this run put in the shared Redis (site files live under the workspace id).
+    const blobs = redis ? await redis.keys(`contentsvc:blobs:*${workspaceId}*`) : [];
+    if (blobs.length) await redis.del(...blobs);
+    redis?.disconnect();
+    await receiver?.close();
+    await db?.cleanup();
+  });
+
+  it("/readyz checks the database and Redis on both", async () => {
+    for (const x of [a, b]) {
+      const res = await x.request("/readyz", { host: "lb.internal" });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true, checks: { database: "ok", redis: "ok" } });
+    }
+  });
+
+  it("a write on A is read on B, and the other way round", async () => {
+    const created = await a.request("/api/dashboard/collections", {
+      method: "POST",
+      token: key,
+      json: { name: "posts", fields: [{ name: "title", type: "string", required: true }], access: "public" },
+    });
+    expect(created.status).toBe(201);
+    const entry = await (await a.request("/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: "hello", _status: "published" } })).json();
+    const onB = await (await b.request("/api/v1/posts")).json();
+    expect(onB.data.map((e: { id: string; title: string }) => [e.id, e.title])).toEqual([[entry.id, "hello"]]);
+    expect((await b.request(`/api/dashboard/collections/posts/entries/${entry.id}`, { method: "PATCH", token: key, json: { title: "edited on B" } })).status).toBe(200);
+    expect((await (await a.request(`/api/v1/posts/${entry.id}`)).json()).data.title).toBe("edited on B");
+  });
+
+  it("media uploaded through A is served by B (blobs on a shared driver)", async () => {
+    const bytes = randomBytes(2048);
+    const up = await a.request("/api/dashboard/media?filename=blob.bin", { method: "POST", token: key, headers: { "content-type": "application/octet-stream" }, body: bytes });
+    expect(up.status).toBe(201);
+    const { id } = await up.json();
+    const got = await b.request(`/api/v1/media/${id}`);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    expect([200, 204]).toContain((await b.request(`/api/dashboard/media/${id}`, { method: "DELETE", token: key })).status);
+    expect((await a.request(`/api/v1/media/${id}`)).status).toBe(404);
+  });
+
+  it("a site deploy and a rollback through A are served by B at once", async () => {
+    const deploy = async (version: string) => {
+      const res = await a.request("/api/dashboard/site/deploys", { method: "POST", token: key, headers: { "content-type": "application/gzip" }, body: Buffer.from(await packSite(siteFiles(version))) });
+      expect(res.status).toBe(201);
+    };
+    const home = async (x: Instance) => (await x.request("/")).text();
+    await deploy("v1");
+    expect(await home(b)).toContain("home v1");
+    await deploy("v2");
+    expect(await home(b)).toContain("home v2");
+    expect((await a.request("/api/dashboard/site/rollback", { method: "POST", token: key, json: {} })).status).toBe(200);
+    expect(await home(b)).toContain("home v1");
+  });
+
+  it("a key revoked on A is refused by B on the very next request", async () => {
+    const created = await (await a.request("/api/dashboard/keys", { method: "POST", token: owner, json: { name: "short-lived", grants: ["entries:read"] } })).json();
+    expect((await b.request("/api/dashboard/collections/posts/entries", { token: created.value })).status).toBe(200);
+    expect((await a.request(`/api/dashboard/keys/${created.id}`, { method: "DELETE", token: owner })).status).toBe(200);
+    const refused = await b.request("/api/dashboard/collections/posts/entries", { token: created.value });
+    expect(refused.status).toBe(401);
+    expect((await a.request("/api/dashboard/collections/posts/entries", { token: created.value })).status).toBe(401);
+  });
+
+  it("last_used_at is written once per minute per key across both instances", async () => {
+    const created = await (await a.request("/api/dashboard/keys", { method: "POST", token: owner, json: { name: "busy", grants: ["entries:read"] } })).json();
+    const list = (x: Instance) => x.request("/api/dashboard/collections/posts/entries", { token: created.value });
+    const first = await Promise.all(Array.from({ length: 20 }, (_, i) => list(i % 2 ? a : b)));
+    expect(first.every((r) => r.status === 200)).toBe(true);
+    await sleep(200); // the write is fire-and-forget
+    const [row] = await query<{ last_used_at: string }>("SELECT last_used_at FROM api_keys WHERE id = $1", [created.id]);
+    expect(row.last_used_at).not.toBeNull();
+    // One instance won the minute's claim in Redis; nobody writes again within it.
+    expect(await redis.pttl(`contentsvc:key-used:${created.id}`)).toBeGreaterThan(50_000);
+    await sleep(20);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => list(i % 2 ? a : b)));
+    await sleep(200);
+    const [again] = await query<{ last_used_at: string }>("SELECT last_used_at FROM api_keys WHERE id = $1", [created.id]);
+    expect(again.last_used_at).toBe(row.last_used_at);
+  });
+
+  it("sign-in rate limits are shared: the 11th attempt on one account is refused whichever instance gets it", async () => {
+    // A client address of this run only, so the shared per-address counter of other runs is untouched.
+    const headers = { "x-forwarded-for": `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}` };
+    const attempt = (x: Instance) =>
+      x.request("/api/dashboard/login", { method: "POST", headers, json: { email: "nobody@example.com", password: "wrong password here" } });
+    for (let i = 0; i < 10; i++) expect((await attempt(i % 2 ? a : b)).status).toBe(401);
+    const refused = await attempt(a);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await attempt(b)).status).toBe(429);
+  });
+
+  it("unique names hold under concurrent creates on A and B: one 201, one 409", async () => {
+    for (let round = 0; round < 3; round++) {
+      const json = { name: `race${round}`, fields: [{ name: "title", type: "string" }], access: "public" };
+      const results = await both(
+        a.request("/api/dashboard/collections", { method: "POST", token: key, json }),
+        b.request("/api/dashboard/collections", { method: "POST", token: key, json }),
+      );
+      expect(results.map(([s]) => s)).toEqual([201, 409]);
+      expect(results[1][1].error).toMatch(new RegExp(`race${round}`));
+    }
+    const email = "same@example.com";
+    const members = await both(
+      ...[a, b].map((x) => x.request("/api/dashboard/members", { method: "POST", token: owner, json: { email, password: "correct horse battery staple", role: "member" } })),
+    );
+    expect(members.map(([s]) => s)).toEqual([201, 409]);
+  });
+
+  it("two saves of one entry on A and B within 0.5 s deliver ONE content.updated with the latest state", async () => {
+    const hook = await a.request("/api/dashboard/webhooks", { method: "POST", token: owner, json: { url: receiver.url(), events: ["content.updated"] } });
+    expect(hook.status).toBe(201);
+    const entry = await (await b.request("/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: "v0" } })).json();
+    const patch = (x: Instance, title: string) =>
+      x.request(`/api/dashboard/collections/posts/entries/${entry.id}`, { method: "PATCH", token: key, json: { title } });
+    expect((await patch(a, "v1 on A")).status).toBe(200);
+    await sleep(150);
+    expect((await patch(b, "v2 on B")).status).toBe(200);
+    await receiver.waitFor(1, 3000);
+    await sleep(900); // A's own window closed long ago: it stayed silent
+    expect(receiver.requests).toHaveLength(1);
+    const body = JSON.parse(receiver.requests[0].raw.toString());
+    expect(body.event).toBe("content.updated");
+    expect(body.data.entry).toMatchObject({ id: entry.id, title: "v2 on B" });
+  });
+});
