@@ -55,7 +55,6 @@ export function createRedisWindows(url: string, options: RedisWindowOptions = {}
   const connect = () =>
     (client ??= import("ioredis").then(({ Redis }) => {
       const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
-      redis.on("error", () => {}); // reconnects by itself; failures surface as command errors
       // Connection errors surface as failed commands, logged per window below; ioredis reconnects.
       redis.on("error", () => undefined);
       return redis;
