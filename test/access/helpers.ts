@@ -16,7 +16,7 @@ import type { ServiceOptions } from "../../src/service.js";
 import { createApiKeyRepo } from "../../src/storage/api-keys.js";
 import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
 import type { DriverName } from "../helpers/database.js";
-import { fetchWithHost, startTestServer, type TestServer } from "../helpers/server.js";
+import { requestAt, startTestServer, type TestServer } from "../helpers/server.js";
 
 export const PASSWORD = "correct horse battery staple";
 export const grantPath = (g: Grant) => `/api/test/grant/${g.replace(":", "/")}`;
@@ -64,18 +64,7 @@ export async function startAccessRig(driver: DriverName, options: ServiceOptions
   const server: Server = createServer(toNodeHandler(createHttpApp(ctx, [...allRoutes, ...testRoutes])));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const request = (path: string, init: Init = {}) => {
-    const { host = "demo.localhost", token, json, headers, ...rest } = init;
-    const h = new Headers(headers);
-    h.set("host", host);
-    if (token) h.set("authorization", `Bearer ${token}`);
-    let body = rest.body;
-    if (json !== undefined) {
-      h.set("content-type", "application/json");
-      body = JSON.stringify(json);
-    }
-    return fetchWithHost(`${base}${path}`, { ...rest, headers: h, body });
-  };
+  const request = (path: string, init: Init = {}) => requestAt(base, path, init);
   const rig: AccessRig = {
     t,
     wsId: ws.id,

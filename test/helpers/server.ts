@@ -38,18 +38,7 @@ export async function startTestServer(driver: DriverName = "sqlite", options: Se
     db,
     base,
     port,
-    request(path, init = {}) {
-      const { host = "demo.localhost", token, json, headers, ...rest } = init;
-      const h = new Headers(headers);
-      h.set("host", host);
-      if (token) h.set("authorization", `Bearer ${token}`);
-      let body = rest.body;
-      if (json !== undefined) {
-        h.set("content-type", "application/json");
-        body = JSON.stringify(json);
-      }
-      return fetchWithHost(`${base}${path}`, { ...rest, headers: h, body });
-    },
+    request: (path, init = {}) => requestAt(base, path, init),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -57,6 +46,22 @@ export async function startTestServer(driver: DriverName = "sqlite", options: Se
       await db.cleanup();
     },
   };
+}
+
+export type RequestInit2 = RequestInit & { host?: string; token?: string; json?: unknown };
+
+/** A request to `base` + `path` with a Host header (default demo.localhost), a bearer token and a JSON body. */
+export function requestAt(base: string, path: string, init: RequestInit2 = {}): Promise<Response> {
+  const { host = "demo.localhost", token, json, headers, ...rest } = init;
+  const h = new Headers(headers);
+  h.set("host", host);
+  if (token) h.set("authorization", `Bearer ${token}`);
+  let body = rest.body;
+  if (json !== undefined) {
+    h.set("content-type", "application/json");
+    body = JSON.stringify(json);
+  }
+  return fetchWithHost(`${base}${path}`, { ...rest, headers: h, body });
 }
 
 /**

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createService } from "../../src/service.js";
 import { ALL_GRANTS } from "../../src/core/grants.js";
-import { fetchWithHost, silentLogger } from "../helpers/server.js";
+import { requestAt, silentLogger } from "../helpers/server.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 
 const BIN = fileURLToPath(new URL("../../bin/svc.mjs", import.meta.url));
@@ -88,16 +88,7 @@ export function startInstance(options: InstanceOptions): Promise<Instance> {
 
 /** fetch with a Host header (default demo.localhost), a bearer token and a JSON body. */
 export function request(base: string, path: string, init: Init = {}): Promise<Response> {
-  const { host = "demo.localhost", token, json, headers, ...rest } = init;
-  const h = new Headers(headers);
-  h.set("host", host);
-  if (token) h.set("authorization", `Bearer ${token}`);
-  let body = rest.body;
-  if (json !== undefined) {
-    h.set("content-type", "application/json");
-    body = JSON.stringify(json);
-  }
-  return fetchWithHost(`${base}${path}`, { ...rest, headers: h, body });
+  return requestAt(base, path, init);
 }
 
 /** Migrates the database and creates workspace `demo` with an owner session and an all-grants key. */
