@@ -2,5 +2,14 @@
  * Command groups beyond serve/init/workspaces; each feature registers its own file here.
  */
 import type { Command } from "commander";
+import { registerWebhooks } from "./webhooks.js";
+import { registerSite } from "./site.js";
+import { registerAccessControl } from "./access-control.js";
+import { registerContent } from "./content.js";
 
-export function registerCommands(_program: Command): void {}
+export function registerCommands(program: Command): void {
+  registerWebhooks(program);
+  registerSite(program);
+  registerAccessControl(program);
+  registerContent(program);
+}

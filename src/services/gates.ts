@@ -1,13 +1,14 @@
 /**
  * Who may read a collection through the delivery API (spec 4.1, 5.3, 5.6). Public collections
  * need nothing; private ones a key (or dashboard session) holding entries:read; gated ones that,
- * or an account session satisfying the collection's rule.
+ * or an account session satisfying the collection's rule (services/rules.ts).
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
 import type { Principal } from "../http/access.js";
 import type { StoredCollection } from "../storage/collections.js";
 import type { ServiceContext } from "../service-context.js";
+import { accountSatisfiesRule } from "./rules.js";
 
 /**
  * Throws unless `principal` may read `collection` (private or gated). 401 without a credential;
@@ -20,17 +21,19 @@ export async function assertCanRead(ctx: ServiceContext, collection: StoredColle
 }
 
 /**
- * The gate of a gated collection: THE extension point for the rule engine. A key or dashboard
- * session with entries:read always passes (DESIGN §4.2). An account session must satisfy the
- * collection's rule; until the rule engine exists, no account session passes (403), so a gated
- * collection accepts keys only.
+ * The gate of a gated collection (spec 4.1, 5.6; DESIGN §4.2). A key or dashboard session with
+ * entries:read always passes. An account session passes when its account (as read with the
+ * session, so a changed attribute counts on the next request) satisfies the collection's rule;
+ * otherwise 403 naming the collection. A gated collection without a rule admits no account.
  *
  * @example
  * await evaluateGate(ctx, collection, principal); // throws 401/403, or returns
  */
-export async function evaluateGate(_ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
+export async function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
   if (!principal) throw unauthorized();
   if (principal.kind !== "account") return assertEntriesRead(principal);
+  const account = { id: principal.id, email: principal.email, attributes: principal.attributes };
+  if (await accountSatisfiesRule(ctx, collection.workspaceId, collection.rule, account)) return;
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
 }
 

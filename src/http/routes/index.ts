@@ -2,5 +2,26 @@
  * Every tenant surface's routes, in one list: the source of the access table (docs/access.md).
  */
 import type { RouteDef } from "../route.js";
+import { mediaRoutes } from "./media.js";
+import { siteRoutes } from "./sites.js";
+import { webhookRoutes } from "./webhooks.js";
+import { accessControlRoutes } from "./access-control.js";
+import { contentRoutes } from "./content.js";
+import { mcpRoutes } from "./mcp.js";
+import { formRoutes } from "./forms.js";
+import { submissionRoutes } from "./submissions.js";
+import { ruleRoutes } from "./rules.js";
+import { userRoutes } from "./users.js";
 
-export const allRoutes: RouteDef[] = [];
+export const allRoutes: RouteDef[] = [
+  ...mediaRoutes,
+  ...siteRoutes,
+  ...webhookRoutes,
+  ...accessControlRoutes,
+  ...contentRoutes,
+  ...mcpRoutes,
+  ...formRoutes,
+  ...submissionRoutes,
+  ...ruleRoutes,
+  ...userRoutes,
+];

@@ -1,0 +1,35 @@
+/**
+ * End-user attributes: the small JSON object rules compare against (DESIGN §4.2). Flat: each
+ * value a scalar or a list of scalars (an array attribute matches a rule when any element does).
+ * `email` is not an attribute: rules read it from the account itself. Pure.
+ *
+ * @example
+ * parseAttributes({ plan: "pro", roles: ["editor"] }); // same object, validated
+ */
+import { z } from "zod";
+import { badRequest } from "./errors.js";
+
+const scalar = z.union([z.string().max(1000), z.number().refine(Number.isFinite, "must be a finite number"), z.boolean(), z.null()]);
+const schema = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, "attribute names are 1-64 letters, digits, _ or -").refine((k) => k !== "email", "email is the account's own field, not an attribute"),
+    z.union([scalar, z.array(scalar).max(100)]),
+  )
+  .refine((o) => Object.keys(o).length <= 50, "at most 50 attributes");
+
+/**
+ * Validates attributes; throws 400 naming the attribute (`attributes.plan: …`).
+ *
+ * @example
+ * parseAttributes({ email: "x" }); // throws 400 attributes.email: email is the account's own field …
+ */
+export function parseAttributes(input: unknown): Record<string, unknown> {
+  if (!input || typeof input !== "object" || Array.isArray(input)) throw badRequest("attributes: must be an object", { field: "attributes" });
+  const r = schema.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const path = ["attributes", ...issue.path.map(String)].join(".");
+    throw badRequest(`${path}: ${issue.message}`, { field: path });
+  }
+  return r.data;
+}

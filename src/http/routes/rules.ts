@@ -1,0 +1,58 @@
+/**
+ * Rules (DESIGN §4.2, spec 2.2 rules:*): reusable conditions that gate collections. Validated on
+ * save; a rule still named by a collection cannot be deleted (409 naming the collections).
+ */
+import { getRouterParam, type H3Event } from "h3";
+import { createRule, deleteRule, getRule, listRules, updateRule } from "../../services/rules.js";
+import { access } from "../access.js";
+import { readJsonObject } from "../body.js";
+import { defineRoutes } from "../route.js";
+
+const id = (event: H3Event) => getRouterParam(event, "id")!;
+
+export const ruleRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/rules",
+    access: access.grant("rules:read"),
+    summary: "List rules [{id, name, condition, created_at, updated_at}]",
+    handler: (_event, { service, workspace }) => listRules(service, workspace.id),
+  },
+  {
+    method: "POST",
+    path: "/api/dashboard/rules",
+    access: access.grant("rules:write"),
+    summary: "Create a rule {name, condition}",
+    async handler(event, { service, workspace }) {
+      const rule = await createRule(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
+      event.res.status = 201;
+      return rule;
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/dashboard/rules/:id",
+    access: access.grant("rules:read"),
+    summary: "One rule",
+    handler: (event, { service, workspace }) => getRule(service, workspace.id, id(event)),
+  },
+  {
+    method: "PUT",
+    path: "/api/dashboard/rules/:id",
+    access: access.grant("rules:write"),
+    summary: "Replace a rule's name and condition",
+    async handler(event, { service, workspace }) {
+      return updateRule(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/dashboard/rules/:id",
+    access: access.grant("rules:write"),
+    summary: "Delete a rule; 409 naming the collections still gated by it",
+    async handler(event, { service, workspace }) {
+      await deleteRule(service, workspace.id, id(event));
+      return new Response(null, { status: 204 });
+    },
+  },
+]);

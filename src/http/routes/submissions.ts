@@ -1,0 +1,76 @@
+/**
+ * Form submissions in the dashboard (spec 2.2, 5.4.4): personal data behind submissions:read /
+ * submissions:write only; forms:* never reaches these routes. Uploaded files are listed with each
+ * submission and downloaded as attachments.
+ */
+import { getQuery, getRouterParam, type H3Event } from "h3";
+import { contentDisposition } from "../../core/filenames.js";
+import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, patchSubmission } from "../../services/submissions.js";
+import { submissionView } from "../../storage/submissions.js";
+import { access } from "../access.js";
+import { readJsonObject } from "../body.js";
+import { parsePage } from "../page.js";
+import { defineRoutes } from "../route.js";
+
+const param = (event: H3Event, name: string) => getRouterParam(event, name)!;
+const BASE = "/api/dashboard/forms/:slug/submissions";
+
+export const submissionRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: BASE,
+    access: access.grant("submissions:read"),
+    summary: "List a form's submissions, newest first (?limit=&offset=) → {data, meta}",
+    async handler(event, { service, workspace }) {
+      const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event)));
+      return { data: page.rows.map(submissionView), meta: { total: page.total, limit: page.limit, offset: page.offset } };
+    },
+  },
+  {
+    method: "GET",
+    path: `${BASE}/:id`,
+    access: access.grant("submissions:read"),
+    summary: "One submission {id, form_id, data, files, _submitted_at, _updated_at}",
+    handler: async (event, { service, workspace }) =>
+      submissionView(await getSubmission(service, workspace.id, param(event, "slug"), param(event, "id"))),
+  },
+  {
+    method: "PATCH",
+    path: `${BASE}/:id`,
+    access: access.grant("submissions:write"),
+    summary: "Edit submitted values {field: value | null}; null on a file field deletes the file",
+    async handler(event, { service, workspace }) {
+      const patch = await readJsonObject(event, service.options.bodyLimit);
+      return submissionView(await patchSubmission(service, workspace.id, param(event, "slug"), param(event, "id"), patch));
+    },
+  },
+  {
+    method: "DELETE",
+    path: `${BASE}/:id`,
+    access: access.grant("submissions:write"),
+    summary: "Delete a submission and its uploaded files",
+    async handler(event, { service, workspace }) {
+      await deleteSubmission(service, workspace.id, param(event, "slug"), param(event, "id"));
+      return new Response(null, { status: 204 });
+    },
+  },
+  {
+    method: "GET",
+    path: `${BASE}/:id/files/:fileId`,
+    access: access.grant("submissions:read"),
+    summary: "Download one uploaded file (attachment)",
+    async handler(event, { service, workspace }) {
+      const { file, bytes } = await getSubmissionFile(service, workspace.id, param(event, "slug"), param(event, "id"), param(event, "fileId"));
+      // Visitor-supplied bytes: always a download, never rendered or sniffed.
+      return new Response(bytes as Uint8Array<ArrayBuffer>, {
+        headers: {
+          "content-type": file.content_type,
+          "content-length": String(bytes.byteLength),
+          "content-disposition": contentDisposition("attachment", file.filename),
+          "x-content-type-options": "nosniff",
+          "cache-control": "private, no-store",
+        },
+      });
+    },
+  },
+]);

@@ -1,0 +1,77 @@
+/**
+ * Rule use cases (DESIGN §4.2): create and change (validated on save, unique names), delete
+ * (refused while a collection names the rule), and the gate check of a gated collection.
+ */
+import { randomUUID } from "node:crypto";
+import { conflict, notFound } from "../core/errors.js";
+import { evaluateRule, parseRule, type RuleAccount } from "../core/rules.js";
+import { isUniqueViolation } from "../storage/driver-errors.js";
+import { createRuleRepo, type StoredRule } from "../storage/rules.js";
+import { repo, type ServiceContext } from "../service-context.js";
+
+/** Every rule of a workspace, by name. */
+export function listRules(ctx: ServiceContext, workspaceId: string): Promise<StoredRule[]> {
+  return repo(ctx, createRuleRepo).list(workspaceId);
+}
+
+/** One rule, or 404. */
+export async function getRule(ctx: ServiceContext, workspaceId: string, id: string): Promise<StoredRule> {
+  const rule = await repo(ctx, createRuleRepo).get(workspaceId, id);
+  if (!rule) throw notFound("Unknown rule");
+  return rule;
+}
+
+/** Creates a rule `{name, condition}`; 400 naming the bad path, 409 for a taken name. */
+export async function createRule(ctx: ServiceContext, workspaceId: string, body: unknown): Promise<StoredRule> {
+  const { name, condition } = parseRule(body);
+  const at = new Date(ctx.now()).toISOString();
+  const rule: StoredRule = { id: randomUUID(), name, condition, created_at: at, updated_at: at };
+  await unique(name, () => repo(ctx, createRuleRepo).insert(workspaceId, rule));
+  return rule;
+}
+
+/** Replaces a rule's name and condition (PUT); collections gated by it follow at once. */
+export async function updateRule(ctx: ServiceContext, workspaceId: string, id: string, body: unknown): Promise<StoredRule> {
+  const { name, condition } = parseRule(body);
+  const before = await getRule(ctx, workspaceId, id);
+  const after: StoredRule = { ...before, name, condition, updated_at: new Date(ctx.now()).toISOString() };
+  await unique(name, () => repo(ctx, createRuleRepo).update(workspaceId, after));
+  return after;
+}
+
+/** Deletes a rule; 409 naming the collections while any is gated by it. */
+export async function deleteRule(ctx: ServiceContext, workspaceId: string, id: string): Promise<void> {
+  const rules = repo(ctx, createRuleRepo);
+  await ctx.sql.transaction(async (tx) => {
+    const rule = await rules.get(workspaceId, id, tx);
+    if (!rule) throw notFound("Unknown rule");
+    const collections = await rules.usedBy(workspaceId, id, tx);
+    if (collections.length > 0) {
+      const list = collections.join(", ");
+      throw conflict(`Rule ${rule.name} gates ${collections.length === 1 ? "collection" : "collections"} ${list}; point ${collections.length === 1 ? "it" : "them"} at another rule first`, {
+        rule: rule.name,
+        collections,
+      });
+    }
+    await rules.remove(workspaceId, id, tx);
+  });
+}
+
+/**
+ * Whether `account` satisfies the rule `ruleId` of the workspace. A missing rule (or none named)
+ * is satisfied by nobody: absent permission is never open access.
+ */
+export async function accountSatisfiesRule(ctx: ServiceContext, workspaceId: string, ruleId: string | null, account: RuleAccount): Promise<boolean> {
+  if (!ruleId) return false;
+  const rule = await repo(ctx, createRuleRepo).get(workspaceId, ruleId);
+  return rule !== undefined && evaluateRule(rule.condition, account);
+}
+
+async function unique(name: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A rule named ${name} already exists`, { rule: name });
+    throw error;
+  }
+}
