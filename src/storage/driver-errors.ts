@@ -3,7 +3,7 @@
  * a uniqueness clash is recognisable by repositories, anything else stays internal (500, no SQL
  * text in the response).
  */
-import { isServiceError, unavailable } from "../core/errors.js";
+import { conflict, isServiceError, unavailable } from "../core/errors.js";
 
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
@@ -24,6 +24,9 @@ export function mapDriverError(error: unknown): unknown {
   const code = (error as { code?: unknown })?.code;
   const message = (error as { message?: unknown })?.message;
   if (typeof code === "string" && CONNECTION_CODES.has(code)) return unavailable("Database unavailable");
+  // A row that another request just deleted (or never existed) is a conflict with the current
+  // state, not a server error.
+  if (isForeignKeyViolation(error)) return conflict("A record this change refers to no longer exists");
   if (typeof message === "string" && /Connection terminated|not queryable|Client was closed/i.test(message)) {
     return unavailable("Database unavailable");
   }
@@ -46,4 +49,10 @@ export function isUniqueViolation(error: unknown): boolean {
     errcode === SQLITE_CONSTRAINT_UNIQUE ||
     errcode === SQLITE_CONSTRAINT_PRIMARYKEY
   );
+}
+
+/** True for a FOREIGN KEY violation on either dialect and every SQLite engine. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY" || errcode === 787;
 }

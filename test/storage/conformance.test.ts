@@ -103,3 +103,20 @@ describe.each(targets)("storage on %s", (_name, driver, engine) => {
     expect(await ws.count()).toBe(20);
   });
 });
+
+describe.each(drivers)("driver errors on %s", (driver) => {
+  it("maps a foreign-key violation to a 409, never a 500", async () => {
+    const db = await createTestDatabase(driver);
+    const sql = await openDatabase(db.url);
+    try {
+      await migrate(sql);
+      const error = await sql
+        .run("INSERT INTO workspace_hosts (host, workspace_id) VALUES (?, ?)", ["x.example.com", "no-such-workspace"])
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 409 });
+    } finally {
+      await sql.close();
+      await db.cleanup();
+    }
+  });
+});
