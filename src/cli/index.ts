@@ -39,7 +39,8 @@ export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: "user" });
-    return 0;
+    // A command that printed its result but failed (e.g. a test delivery refused) sets exitCode.
+    return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
@@ -51,7 +52,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     if (isServiceError(error)) {
       process.stderr.write(`svc: ${error.message}\n`);
-      return error.status < 500 ? 1 : 1;
+      return 1;
     }
     process.stderr.write(`svc: ${(error as Error)?.message ?? String(error)}\n`);
     return 1;
