@@ -12,6 +12,7 @@ import { formRoutes } from "./forms.js";
 import { submissionRoutes } from "./submissions.js";
 import { ruleRoutes } from "./rules.js";
 import { userRoutes } from "./users.js";
+import { identitySettingsRoutes } from "./identity-settings.js";
 
 export const allRoutes: RouteDef[] = [
   ...mediaRoutes,
@@ -24,4 +25,5 @@ export const allRoutes: RouteDef[] = [
   ...submissionRoutes,
   ...ruleRoutes,
   ...userRoutes,
+  ...identitySettingsRoutes,
 ];
