@@ -1,0 +1,141 @@
+/**
+ * Scenario 5 in a child pinned to the server core: `createDispatcher` from the built
+ * `contentsvc/webhooks`, with a WebhookSource returning N targets, delivering to the HTTPS
+ * receiver child. Commands: throughput, latency, memory (run memory with --expose-gc).
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { Agent, request } from "node:https";
+import { importPackage } from "./pkg.mjs";
+import { entryData } from "./shapes.mjs";
+import { sleep } from "./util.mjs";
+
+const { createDispatcher } = await importPackage("/webhooks");
+const WORKSPACE = randomUUID();
+const wallNow = () => performance.timeOrigin + performance.now();
+
+function targets(n, url, debounceMs = 0) {
+  return Array.from({ length: n }, (_, i) => ({
+    id: randomUUID(),
+    workspaceId: WORKSPACE,
+    url,
+    events: ["content.created"],
+    active: true,
+    format: "service",
+    headers: {},
+    secret: `whsec_bench_${i}_${randomUUID()}`,
+    debounceMs,
+    debounceScope: "entry",
+  }));
+}
+
+function event(i) {
+  const at = new Date().toISOString();
+  const entry = { id: randomUUID(), ...entryData(i), _status: "draft", _published_at: null, _created_by: WORKSPACE, _created_at: at, _updated_at: at, sent_at: wallNow() };
+  return { workspaceId: WORKSPACE, event: "content.created", data: { collection: "posts", entry } };
+}
+
+function dispatcherFor(list, ca) {
+  const errors = [];
+  const logger = { info() {}, debug() {}, warn: (...a) => errors.length < 5 && errors.push(a.map(String).join(" ")), error: (...a) => errors.length < 5 && errors.push(a.map(String).join(" ")) };
+  const dispatcher = createDispatcher({ source: { targetsFor: async () => list }, allowPrivateTargets: true, ca, logger });
+  return { dispatcher, errors };
+}
+
+async function settle(dispatcher, expected, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = dispatcher.stats();
+    if (s.delivered + s.failed + s.dropped >= expected || Date.now() > deadline) return s;
+    await sleep(2);
+  }
+}
+
+const mb = () => {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed };
+};
+
+export async function start() {
+  return {
+    info: { gc: typeof globalThis.gc === "function" },
+    commands: {
+      /** `events` content.created events fanned out to `webhooks` targets; deliveries/s as the dispatcher saw them. */
+      async throughput({ url, ca, webhooks = 50, events = 200, timeoutMs = 60_000 }) {
+        const { dispatcher, errors } = dispatcherFor(targets(webhooks, url), ca);
+        const expected = webhooks * events;
+        const t0 = performance.now();
+        for (let i = 0; i < events; i++) dispatcher.emit(event(i));
+        const stats = await settle(dispatcher, expected, timeoutMs);
+        const elapsedMs = performance.now() - t0;
+        await dispatcher.close({ graceMs: 1000 });
+        return { expected, elapsedMs, perSecond: (stats.delivered / elapsedMs) * 1000, stats, errors };
+      },
+      /**
+       * The reference: the same signed POSTs straight through node:https (keep-alive agent with the
+       * dispatcher's default of 8 sockets per host), no matching, queue or retries.
+       */
+      async rawThroughput({ url, ca, count = 10_000, sockets = 8 }) {
+        const agent = new Agent({ keepAlive: true, maxSockets: sockets, ca });
+        const u = new URL(url);
+        const secret = "whsec_reference";
+        const t0 = performance.now();
+        let ok = 0;
+        await Promise.all(
+          Array.from({ length: count }, (_, i) => {
+            const body = Buffer.from(JSON.stringify({ event: "content.created", timestamp: new Date().toISOString(), data: event(i).data }));
+            const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+            return new Promise((resolve) => {
+              const req = request(
+                { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length, "x-service-signature": signature } },
+                (res) => {
+                  res.resume();
+                  res.on("end", () => ((ok += res.statusCode < 300 ? 1 : 0), resolve()));
+                },
+              );
+              req.on("error", resolve);
+              req.end(body);
+            });
+          }),
+        );
+        const elapsedMs = performance.now() - t0;
+        agent.destroy();
+        return { count, ok, elapsedMs, perSecond: (ok / elapsedMs) * 1000 };
+      },
+      /** Spaced events to `webhooks` targets: latency write→receipt is measured by the receiver. */
+      async latency({ url, ca, webhooks = 1, events = 300, intervalMs = 5, timeoutMs = 30_000 }) {
+        const { dispatcher, errors } = dispatcherFor(targets(webhooks, url), ca);
+        for (let i = 0; i < events; i++) {
+          dispatcher.emit(event(i));
+          await sleep(intervalMs);
+        }
+        const stats = await settle(dispatcher, webhooks * events, timeoutMs);
+        await dispatcher.close({ graceMs: 1000 });
+        return { stats, errors };
+      },
+      /** Memory of `windows` pending debounced deliveries (distinct entries, one 60 s window each). */
+      async memory({ windows = 100_000, url = "https://127.0.0.1:9/unused" }) {
+        const list = targets(1, url, 60_000);
+        const { dispatcher } = dispatcherFor(list, undefined);
+        await sleep(50);
+        const before = mb();
+        for (let i = 0; i < windows; i++) dispatcher.emit(event(i));
+        for (let i = 0; i < 2000 && dispatcher.stats().pending < windows; i++) await sleep(5);
+        await sleep(50); // lookups settle into windows
+        const after = mb();
+        const stats = dispatcher.stats();
+        return {
+          windows,
+          pending: stats.pending,
+          dropped: stats.dropped,
+          rssDelta: after.rss - before.rss,
+          heapDelta: after.heapUsed - before.heapUsed,
+          bytesPerWindow: (after.heapUsed - before.heapUsed) / windows,
+          gc: typeof globalThis.gc === "function",
+        };
+      },
+    },
+    // No close of the memory dispatcher: flushing 100,000 windows at exit is not the point.
+  };
+}

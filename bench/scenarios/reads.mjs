@@ -1,0 +1,161 @@
+/**
+ * Scenarios 1, 2, 3 and 8: the bare h3 reference and the delivery reads (public, private with a
+ * key, gated with an account session; 1,000 vs 100,000 entries; PostgreSQL), measured in
+ * interleaved rounds (ref, public, private, … then again) so drift hits every target alike.
+ */
+import { join } from "node:path";
+import { startChild } from "../lib/procs.mjs";
+import { load, warmup } from "../lib/load.mjs";
+import { row } from "../lib/table.mjs";
+import { httpRequest, median } from "../lib/util.mjs";
+import { createPgSchema } from "../lib/pg.mjs";
+
+const HOST = "bench.localhost";
+const CACHED = "≥ 50% of ref (cache)";
+const UNCACHED = "≥ 25% of ref (no cache)";
+
+/** Collections of the main server (scenario 2): `n` published + `n` drafts each. */
+const mainSeed = (n) => ({
+  slug: "bench",
+  hosts: [HOST],
+  collections: [
+    { name: "posts", access: "public", published: n, drafts: n },
+    { name: "private_posts", access: "private", published: n, drafts: n },
+    { name: "gated_posts", access: "gated", published: n, drafts: n },
+  ],
+  key: ["entries:read"],
+  account: true,
+});
+const scaleSeed = (small, large) => ({
+  slug: "scale",
+  hosts: [HOST],
+  collections: [
+    { name: "small", access: "public", published: small, drafts: small },
+    { name: "large", access: "public", published: large, drafts: large },
+  ],
+});
+
+export async function runReads(ctx, parts) {
+  const { quick, tmp } = ctx;
+  const n = quick ? 1_000 : 10_000;
+  const [small, large] = quick ? [100, 10_000] : [1_000, 100_000];
+  const servers = {};
+  const flags = (name) => ctx.nodeFlagsFor(name);
+  const pg = parts.scale && ctx.pgUrl ? await createPgSchema(ctx.pgUrl) : undefined;
+  try {
+    ctx.log(`reads: starting servers and seeding (${n.toLocaleString()}+${n.toLocaleString()} entries per collection${parts.scale ? `; scale ${small.toLocaleString()} / ${large.toLocaleString()}` : ""}${pg ? "; PostgreSQL" : ""})`);
+    const starting = { ref: startChild("reference", {}, { nodeFlags: flags("reference") }) };
+    if (parts.reads || parts.auth) starting.main = startChild("service", { dataDir: join(tmp, "main"), secretKey: ctx.secretKey, seed: mainSeed(n), touchCounter: true }, { nodeFlags: flags("main") });
+    if (parts.scale) starting.scale = startChild("service", { dataDir: join(tmp, "scale"), secretKey: ctx.secretKey, seed: scaleSeed(small, large) }, { nodeFlags: flags("scale") });
+    if (pg) starting.pg = startChild("service", { dataDir: join(tmp, "pg"), database: pg.url, secretKey: ctx.secretKey, seed: { ...scaleSeed(small, large), collections: [...scaleSeed(small, large).collections, { name: "posts", access: "public", published: n, drafts: n }] } }, { nodeFlags: flags("pg") });
+    for (const [name, p] of Object.entries(starting)) servers[name] = await p;
+    for (const [name, s] of Object.entries(servers)) if (s.info.seedMs) ctx.log(`  ${name}: ready in ${(s.info.seedMs / 1000).toFixed(1)} s (create + seed)`);
+
+    const key = servers.main?.info.seeded.tokens.key;
+    const account = servers.main?.info.seeded.tokens.account;
+    const targets = [{ id: "ref", server: "ref", path: "/api/v1/posts", host: "localhost" }];
+    if (parts.reads || parts.auth) targets.push({ id: "public", server: "main", path: "/api/v1/posts?limit=20" });
+    if (parts.reads) targets.push({ id: "publicMiss", server: "main", path: "/api/v1/posts?limit=20", bust: true });
+    if (parts.reads || parts.auth) targets.push({ id: "private", server: "main", path: "/api/v1/private_posts?limit=20", headers: { authorization: `Bearer ${key}` } });
+    if (parts.reads) targets.push({ id: "privateMiss", server: "main", path: "/api/v1/private_posts?limit=20", headers: { authorization: `Bearer ${key}` }, bust: true });
+    if (parts.reads) targets.push({ id: "gated", server: "main", path: "/api/v1/gated_posts?limit=20", headers: { authorization: `Bearer ${account}` } });
+    // Scale is measured uncached (cache-busting query): the database work is what must stay flat.
+    if (parts.scale) targets.push({ id: "small", server: "scale", path: "/api/v1/small?limit=20", bust: true }, { id: "large", server: "scale", path: "/api/v1/large?limit=20", bust: true });
+    if (pg) targets.push({ id: "pg", server: "pg", path: "/api/v1/posts?limit=20" }, { id: "pgMiss", server: "pg", path: "/api/v1/posts?limit=20", bust: true }, { id: "pgSmall", server: "pg", path: "/api/v1/small?limit=20", bust: true }, { id: "pgLarge", server: "pg", path: "/api/v1/large?limit=20", bust: true });
+
+    // Probe: every target must answer 200 with 20 items; one that does not is reported n/a.
+    for (const t of targets) {
+      t.opts = { port: servers[t.server].info.port, path: t.path, host: t.host ?? HOST, headers: t.headers ?? {}, bust: t.bust, connections: ctx.connections, duration: ctx.duration };
+      const res = await httpRequest(t.opts.port, t.path, { host: t.opts.host, headers: t.opts.headers });
+      const items = res.status === 200 ? JSON.parse(res.body).data?.length : 0;
+      if (res.status !== 200 || items !== 20) t.skip = `probe answered ${res.status} ${res.body.slice(0, 160)}`;
+      t.runs = [];
+    }
+    const live = targets.filter((t) => !t.skip);
+    for (const t of live) await warmup(t.opts);
+    let keyedStart;
+    for (let round = 1; round <= ctx.runs; round++) {
+      for (const t of live) {
+        if (t.id === "private") keyedStart ??= Date.now();
+        t.runs.push(await load(t.opts));
+        await settle(t.opts.port);
+      }
+      ctx.log(`  round ${round}/${ctx.runs}: ${live.map((t) => `${t.id} ${Math.round(t.runs.at(-1).rps)}`).join(", ")} req/s`);
+    }
+    const keyedSpanMs = keyedStart ? Date.now() - keyedStart : 0;
+    const by = Object.fromEntries(targets.map((t) => [t.id, t]));
+    const rps = (id) => (by[id] && !by[id].skip ? median(by[id].runs.map((r) => r.rps)) : undefined);
+    const runsOf = (id) => by[id]?.runs ?? [];
+    for (const t of live) {
+      const bad = t.runs.reduce((s, r) => s + r.non2xx + r.errors, 0);
+      if (bad) ctx.log(`  WARNING ${t.id}: ${bad} non-2xx/errors during the runs (${JSON.stringify(t.runs.map((r) => r.codes))})`);
+    }
+    const ref = rps("ref");
+    ctx.refRps = ref;
+    const rows = [row({ scenario: "1 reference", figure: "bare h3 v2, 20-item JSON", value: ref, unit: "req/s", runs: runsOf("ref") })];
+    if (parts.reads || parts.auth) {
+      rows.push(readRow("2 delivery read", `public, ${n.toLocaleString()} published, cached`, rps("public"), ref, runsOf("public"), 0.5));
+      rows.push(readRow("2 delivery read", "private, key (entries:read), cached", rps("private"), ref, runsOf("private"), 0.5));
+    }
+    if (parts.reads) {
+      rows.push(readRow("2 delivery read", "public, cache miss (busting query)", rps("publicMiss"), ref, runsOf("publicMiss"), 0.25));
+      rows.push(readRow("2 delivery read", "private, key, cache miss", rps("privateMiss"), ref, runsOf("privateMiss"), 0.25));
+      rows.push(
+        by.gated.skip
+          ? row({ scenario: "2 delivery read", figure: "gated, account session", note: `n/a (not built yet): ${by.gated.skip}` })
+          : readRow("2 delivery read", "gated, account session, cached", rps("gated"), ref, runsOf("gated"), 0.5),
+      );
+    }
+    if (parts.auth || parts.reads) {
+      for (const [priv, pub, label] of [["private", "public", "cached"], ["privateMiss", "publicMiss", "cache miss"]]) {
+        if (!rps(priv) || !rps(pub)) continue;
+        const ratio = rps(priv) / rps(pub);
+        rows.push(row({ scenario: "3 auth cost", figure: `private+key vs public, ${label}`, value: rps(priv), unit: "req/s", ref: rps(pub), refLabel: "public", ratio, target: "< 10% slower", met: ratio >= 0.9 }));
+      }
+      const touches = await servers.main.call("touches");
+      const allowed = Math.floor(keyedSpanMs / 60_000) + 1;
+      rows.push(row({
+        scenario: "3 auth cost",
+        figure: `last_used_at writes, 1 key, ${Math.round(keyedSpanMs / 1000)} s keyed load`,
+        value: touches?.length,
+        target: `≤ ${allowed} (1/key/min)`,
+        met: touches ? touches.length <= allowed : null,
+        note: touches ? "" : "not counted (trigger is SQLite-only)",
+      }));
+    }
+    if (parts.scale) {
+      rows.push(readRow("8 scale", `SQLite ${small.toLocaleString()} published, cache miss`, rps("small"), ref, runsOf("small"), 0.25));
+      rows.push(row({ scenario: "8 scale", figure: `SQLite ${large.toLocaleString()} vs ${small.toLocaleString()}, cache miss`, value: rps("large"), unit: "req/s", ref: rps("small"), refLabel: `${small.toLocaleString()}`, target: "flat (≥ 90%)", met: rps("large") / rps("small") >= 0.9, runs: runsOf("large") }));
+      if (pg) {
+        rows.push(readRow("8 scale", `PostgreSQL public, ${n.toLocaleString()}, cached`, rps("pg"), ref, runsOf("pg"), 0.5));
+        rows.push(readRow("8 scale", `PostgreSQL public, ${n.toLocaleString()}, cache miss`, rps("pgMiss"), ref, runsOf("pgMiss"), 0.25));
+        rows.push(row({ scenario: "8 scale", figure: `PostgreSQL ${large.toLocaleString()} vs ${small.toLocaleString()}, cache miss`, value: rps("pgLarge"), unit: "req/s", ref: rps("pgSmall"), refLabel: `${small.toLocaleString()}`, target: "flat (≥ 90%)", met: rps("pgLarge") / rps("pgSmall") >= 0.9, runs: [...runsOf("pgSmall"), ...runsOf("pgLarge")] }));
+      } else {
+        rows.push(row({ scenario: "8 scale", figure: "PostgreSQL", note: "skipped: set SVC_BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL)" }));
+      }
+    }
+    return rows;
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
+    await pg?.drop();
+  }
+}
+
+/**
+ * Waits until the server answers /readyz (a database round trip) within 20 ms: requests that
+ * autocannon abandoned at the end of a slow run (PostgreSQL at 100,000 entries) must not steal
+ * time from the next target, which is the reference at the start of every round.
+ */
+async function settle(port) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const t0 = performance.now();
+    const res = await httpRequest(port, "/readyz").catch(() => undefined);
+    if (res && performance.now() - t0 < 20) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function readRow(scenario, figure, value, ref, runs, min) {
+  return row({ scenario, figure, value, unit: "req/s", ref, refLabel: "h3", target: min === 0.5 ? CACHED : UNCACHED, met: value / ref >= min, runs });
+}

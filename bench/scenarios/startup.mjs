@@ -1,0 +1,74 @@
+/**
+ * Scenario 7: `node bin/svc.mjs serve --port <free> --data <dir>` on a data directory pre-seeded
+ * with 10,000 published (+ 10,000 draft) entries (embedded default: SQLite file, local blobs,
+ * secret.key), from spawn to the first 200 on GET /healthz and on a delivery read. Reference: the
+ * bare h3 app of scenario 1 started the same way.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SERVER_CORE, pinned, startChild } from "../lib/procs.mjs";
+import { row } from "../lib/table.mjs";
+import { svcBin } from "../lib/pkg.mjs";
+import { freePort, httpRequest, median, sleep } from "../lib/util.mjs";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SVC = svcBin(ROOT);
+const BARE = join(ROOT, "bench/lib/bare-serve.mjs");
+
+/** Spawns `argv` pinned to the server core; ms until `paths` (in order) each answered 200. */
+async function timeToFirst200(argv, paths, host) {
+  const port = await freePort();
+  const [cmd, args] = pinned(SERVER_CORE, [process.execPath, ...argv(port)]);
+  const t0 = performance.now();
+  const proc = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  let stderr = "";
+  proc.stderr.on("data", (c) => (stderr += c));
+  const exited = new Promise((resolve) => proc.once("exit", resolve));
+  const times = [];
+  try {
+    for (const path of paths) {
+      for (;;) {
+        if (proc.exitCode !== null) throw new Error(`exited early (${proc.exitCode}): ${stderr.slice(0, 400)}`);
+        if (performance.now() - t0 > 20_000) throw new Error(`no 200 on ${path} within 20 s: ${stderr.slice(0, 400)}`);
+        const res = await httpRequest(port, path, { host, timeoutMs: 2000 }).catch(() => undefined);
+        if (res?.status === 200) break;
+        await sleep(res ? 2 : 5);
+      }
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    proc.kill("SIGTERM");
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  return times;
+}
+
+export async function runStartup(ctx) {
+  const n = ctx.quick ? 1_000 : 10_000;
+  const dataDir = join(ctx.tmp, "startup");
+  const seeder = await startChild("service", {
+    dataDir,
+    blobs: join(dataDir, "blobs"),
+    listen: false,
+    seed: { slug: "demo", hosts: ["localhost", "demo.localhost"], collections: [{ name: "posts", access: "public", published: n, drafts: n }] },
+  });
+  await seeder.stop();
+  const svc = [];
+  const bare = [];
+  for (let round = 1; round <= ctx.runs; round++) {
+    bare.push(await timeToFirst200((port) => [BARE, String(port)], ["/healthz", "/api/v1/posts"], "localhost"));
+    svc.push(await timeToFirst200((port) => [SVC, "serve", "--port", String(port), "--data", dataDir], ["/healthz", "/api/v1/posts?limit=20"], "demo.localhost"));
+    ctx.log(`  round ${round}/${ctx.runs}: svc serve ${svc.at(-1).map((t) => Math.round(t)).join(" / ")} ms (healthz / read), bare h3 ${bare.at(-1).map((t) => Math.round(t)).join(" / ")} ms`);
+  }
+  const health = median(svc.map((t) => t[0]));
+  const read = median(svc.map((t) => t[1]));
+  const refHealth = median(bare.map((t) => t[0]));
+  const refRead = median(bare.map((t) => t[1]));
+  return [
+    row({ scenario: "7 start-up", figure: `svc serve → first 200 /healthz (${n.toLocaleString()} entries)`, value: health, unit: "ms", ref: refHealth, refLabel: "bare h3", target: "< 1,500 ms", met: health < 1500, runs: svc }),
+    row({ scenario: "7 start-up", figure: "svc serve → first 200 delivery read", value: read, unit: "ms", ref: refRead, refLabel: "bare h3", target: "< 1,500 ms", met: read < 1500, runs: bare }),
+  ];
+}
