@@ -74,15 +74,19 @@ export async function verifySignature(
   try {
     if (typeof secret !== "string" || secret === "") return false;
     const expected = decodeHeader(header);
-    const bytes = toBytes(rawBody);
-    if (expected === null || bytes === null) return false;
+    if (expected === null) return false;
     if (nodeCrypto) {
-      const mac = nodeCrypto.createHmac("sha256", secret).update(bytes).digest();
+      // A string goes to the HMAC as UTF-8 directly: no copy through TextEncoder.
+      const input = typeof rawBody === "string" ? rawBody : toBytes(rawBody);
+      if (input === null) return false;
+      const mac = nodeCrypto.createHmac("sha256", secret).update(input).digest();
       if (mac.length !== expected.length) return false;
       let diff = 0;
       for (let i = 0; i < mac.length; i++) diff |= mac[i] ^ expected[i];
       return diff === 0;
     }
+    const bytes = toBytes(rawBody);
+    if (bytes === null) return false;
     // crypto.subtle.verify compares in constant time (Web Crypto HMAC verify).
     return await crypto.subtle.verify("HMAC", await hmacKey(secret), expected, bytes as BufferSource);
   } catch {
@@ -159,7 +163,7 @@ const decoder = new TextDecoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 interface NodeHmac {
-  update(data: Uint8Array): NodeHmac;
+  update(data: Uint8Array | string): NodeHmac;
   digest(): Uint8Array;
   digest(encoding: "hex"): string;
 }

@@ -7,7 +7,7 @@ import type { CollectionDefinition } from "../core/collections.js";
 import type { EntryStatus } from "../core/events.js";
 import type { EntryListQuery } from "../core/entry-query.js";
 import type { ServiceContext } from "../service-context.js";
-import type { Sql } from "./sql.js";
+import type { Sql, SqlValue } from "./sql.js";
 import { buildListQuery, jsonPath } from "./entry-query.js";
 
 /** An entry as the API returns it (spec 2.5; many-to-many fields as id arrays). */
@@ -80,11 +80,12 @@ export function createEntryRepo(ctx: ServiceContext) {
     },
 
     /** One page and the total (two indexed queries; see storage/entry-query.ts). */
+    /** One page and the total; an unfiltered total is one read of entry_counts (migration 003). */
     async list(collectionId: string, query: EntryListQuery, publishedOnly: boolean, db: Sql = ctx.sql) {
       const q = buildListQuery(db.dialect, collectionId, query, publishedOnly);
       const [rows, count] = await Promise.all([
         query.limit === 0 ? Promise.resolve([]) : db.all<RawRow>(`SELECT ${COLUMNS} FROM entries ${q.where} ${q.orderBy} LIMIT ? OFFSET ?`, [...q.params, ...q.orderParams, query.limit, query.offset]),
-        db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM entries ${q.where}`, q.params),
+        countOf(db, collectionId, query, publishedOnly, q),
       ]);
       return { rows: rows.map(fromRaw), total: Number(count?.n ?? 0) };
     },
@@ -182,3 +183,11 @@ export function createEntryRepo(ctx: ServiceContext) {
   return self;
 }
 
+
+function countOf(db: Sql, collectionId: string, query: EntryListQuery, publishedOnly: boolean, q: { where: string; params: SqlValue[] }) {
+  if (query.filters.length > 0) return db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM entries ${q.where}`, q.params);
+  const status = publishedOnly ? "published" : query.status;
+  return status
+    ? db.get<{ n: number }>("SELECT n FROM entry_counts WHERE collection_id = ? AND status = ?", [collectionId, status])
+    : db.get<{ n: number }>("SELECT COALESCE(SUM(n), 0) AS n FROM entry_counts WHERE collection_id = ?", [collectionId]);
+}

@@ -64,3 +64,34 @@ describe.each(drivers)("delivery cache on %s", (driver) => {
     expect(await res.json()).toEqual({ error: "Unauthorized" });
   });
 });
+
+describe.each(drivers)("entry totals on %s", (driver) => {
+  let t: TestServer;
+  let owner: string;
+  beforeAll(async () => {
+    t = await startTestServer(driver);
+    const wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = await dashboardToken(t.svc.context, wsId, "owner");
+    await t.request("/api/dashboard/collections", { method: "POST", token: owner, json: { name: "posts", access: "public", fields: [{ name: "n", type: "number" }] } });
+  });
+  afterAll(() => t?.close());
+
+  it("keeps meta.total exact through creates, status changes and deletes, filtered or not", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { n: i % 2, _status: i < 4 ? "published" : "draft" } });
+      ids.push((await res.json()).id);
+    }
+    const total = async (path: string, token?: string) => (await (await t.request(path, { token })).json()).meta.total;
+    expect(await total("/api/v1/posts")).toBe(4);
+    expect(await total("/api/dashboard/collections/posts/entries", owner)).toBe(6);
+    expect(await total("/api/dashboard/collections/posts/entries?status=draft", owner)).toBe(2);
+    await t.request(`/api/dashboard/collections/posts/entries/${ids[0]}`, { method: "PATCH", token: owner, json: { _status: "draft" } });
+    await t.request(`/api/dashboard/collections/posts/entries/${ids[4]}`, { method: "PATCH", token: owner, json: { _status: "published" } });
+    await t.request(`/api/dashboard/collections/posts/entries/${ids[1]}`, { method: "DELETE", token: owner });
+    expect(await total("/api/v1/posts")).toBe(3);
+    expect(await total("/api/v1/posts?filter[n]=0")).toBe(2);
+    expect(await total("/api/dashboard/collections/posts/entries", owner)).toBe(5);
+    expect(await total("/api/dashboard/collections/posts/entries?status=draft", owner)).toBe(2);
+  });
+});

@@ -41,7 +41,7 @@ export const deliveryRoutes = defineRoutes([
   },
 ]);
 
-async function cached(event: H3Event, ctx: RouteContext, variant: string, build: (collection: StoredCollection) => Promise<unknown>): Promise<Response> {
+async function cached(event: H3Event, ctx: RouteContext, variant: string, build: (collection: StoredCollection) => Promise<unknown>): Promise<string> {
   const { service, workspace } = ctx;
   const cache = repo(service, createDeliveryCache);
   const name = getRouterParam(event, "collection") ?? "";
@@ -55,7 +55,9 @@ async function cached(event: H3Event, ctx: RouteContext, variant: string, build:
     body = JSON.stringify(await build(collection));
     cache.set(key, version, { collection, body });
   }
-  return new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } });
+  // A string body with the type set is cheaper for h3 than building a web Response.
+  event.res.headers.set("content-type", "application/json; charset=utf-8");
+  return body;
 }
 
 /** A public collection reads no credential at all, so a key sent to it is ignored even when invalid (spec 5.2.3). */

@@ -4,6 +4,7 @@
 import type { Dialect } from "../sql.js";
 import { initial } from "./001-initial.js";
 import { contentVersions } from "./002-content-versions.js";
+import { entryCounts } from "./003-entry-counts.js";
 
 export interface Migration {
   id: number;
@@ -14,4 +15,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { id: 1, name: "initial", sql: () => initial },
   { id: 2, name: "content-versions", sql: contentVersions },
+  { id: 3, name: "entry-counts", sql: entryCounts },
 ];
