@@ -5,7 +5,7 @@
  * taskset exists. Prints one table (figure, reference from the same run, ratio, target, met?) and
  * writes bench/results/latest.json.
  *
- *   node bench/run.mjs [--quick] [--only reads,auth,scale,writes,dispatcher,signature,startup]
+ *   node bench/run.mjs [--quick] [--only reads,auth,scale,writes,dispatcher,signature,startup,cluster]
  *                      [--runs N] [--duration S] [--profile main|scale|pg|writes|dispatcher|reference]
  *                      [--no-build]
  */
@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { LOAD_CORE, canPin, pinned } from "./lib/procs.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const SCENARIOS = ["reads", "auth", "scale", "writes", "dispatcher", "signature", "startup"];
+const SCENARIOS = ["reads", "auth", "scale", "writes", "dispatcher", "signature", "startup", "cluster"];
 
 const { values: args } = parseArgs({
   options: {
@@ -52,6 +52,7 @@ const { runWrites } = await import("./scenarios/writes.mjs");
 const { runDispatcher } = await import("./scenarios/dispatcher.mjs");
 const { runSignature } = await import("./scenarios/signature.mjs");
 const { runStartup } = await import("./scenarios/startup.mjs");
+const { runCluster } = await import("./scenarios/cluster.mjs");
 
 const resultsDir = join(ROOT, "bench/results");
 const profileDir = join(resultsDir, "profiles");
@@ -101,6 +102,7 @@ try {
   if (only.has("writes")) await scenario("writes", () => runWrites(ctx));
   if (only.has("dispatcher")) await scenario("dispatcher", () => runDispatcher(ctx));
   if (only.has("startup")) await scenario("startup", () => runStartup(ctx));
+  if (only.has("cluster")) await scenario("cluster", () => runCluster(ctx));
 } finally {
   rmSync(ctx.tmp, { recursive: true, force: true });
 }
