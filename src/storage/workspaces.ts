@@ -38,13 +38,20 @@ export function createWorkspaceRepo(sql: Sql) {
     (await sql.all<{ host: string }>("SELECT host FROM workspace_hosts WHERE workspace_id = ?", [id])).map((r) => r.host);
 
   return {
-    /** The workspace a request's hostname names, or undefined (spec 1.2). One indexed query. */
-    async byHost(host: string): Promise<Omit<Workspace, "hosts"> | undefined> {
-      const row = await sql.get<Row>(
-        "SELECT w.id, w.slug, w.name, w.identity, w.created_at FROM workspace_hosts h JOIN workspaces w ON w.id = h.workspace_id WHERE h.host = ?",
+    /**
+     * The workspace a request's hostname names, or undefined (spec 1.2), with its content version
+     * read in the same indexed query (the delivery cache needs it, read before any data).
+     */
+    async byHost(host: string): Promise<(Omit<Workspace, "hosts"> & { contentVersion: number }) | undefined> {
+      const row = await sql.get<Row & { content_version: number | null }>(
+        `SELECT w.id, w.slug, w.name, w.identity, w.created_at,
+           (SELECT v.version FROM content_versions v WHERE v.workspace_id = w.id) AS content_version
+         FROM workspace_hosts h JOIN workspaces w ON w.id = h.workspace_id WHERE h.host = ?`,
         [host],
       );
-      return row ? { id: row.id, slug: row.slug, name: row.name, identity: Boolean(row.identity), created_at: row.created_at } : undefined;
+      return row
+        ? { id: row.id, slug: row.slug, name: row.name, identity: Boolean(row.identity), created_at: row.created_at, contentVersion: Number(row.content_version ?? 0) }
+        : undefined;
     },
 
     async bySlug(slug: string): Promise<Workspace | undefined> {

@@ -12,6 +12,8 @@ export interface TenantWorkspace {
   slug: string;
   name: string;
   identity: boolean;
+  /** Content version at resolution time (migration 002), when the resolver read it. */
+  contentVersion?: number;
 }
 
 /** The request's host as the router sees it. */

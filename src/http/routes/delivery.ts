@@ -46,7 +46,8 @@ async function cached(event: H3Event, ctx: RouteContext, variant: string, build:
   const cache = repo(service, createDeliveryCache);
   const name = getRouterParam(event, "collection") ?? "";
   const key = `${workspace.id}|${name}|${variant}`;
-  const version = await cache.version(workspace.id);
+  // Read with the tenant, before any data: see services/delivery-cache.ts for why the order matters.
+  const version = workspace.contentVersion ?? (await cache.version(workspace.id));
   const hit = cache.get(key, version);
   const collection = hit?.collection ?? (await getCollection(service, workspace.id, name));
   await assertReadable(event, ctx, collection);
