@@ -66,6 +66,12 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
       } catch (error) {
         throw mapDriverError(error);
       }
+      // A checked-out client has no pool listener: a connection lost between two queries of the
+      // transaction would be an uncaught 'error' and crash the process. The next query fails
+      // (mapped to 503) and release(lost) drops the client from the pool.
+      let lost: Error | undefined;
+      const onLost = (error: Error) => (lost = error);
+      client.on("error", onLost);
       const tx: Sql = { ...on(client), db0, transaction: (inner) => inner(tx), close: async () => {} };
       try {
         await client.query("BEGIN");
@@ -76,7 +82,8 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         await client.query("ROLLBACK").catch(() => {});
         throw mapDriverError(error);
       } finally {
-        client.release();
+        client.removeListener("error", onLost);
+        client.release(lost);
       }
     },
     async close() {

@@ -86,10 +86,6 @@ export function createWebhookRepo(ctx: ServiceContext) {
       workspaceId: string,
       input: { url: string; events: EventName[]; format: WebhookFormat; headers: Record<string, string>; active: boolean },
     ): Promise<WebhookRecord> {
-      const count = await sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhooks WHERE workspace_id = ?", [workspaceId]);
-      if (Number(count?.n ?? 0) >= MAX_WEBHOOKS_PER_WORKSPACE) {
-        throw badRequest(`A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks`);
-      }
       const now = new Date(ctx.now()).toISOString();
       const r: Row = {
         id: randomUUID(),
@@ -105,11 +101,20 @@ export function createWebhookRepo(ctx: ServiceContext) {
         debounce_scope: "entry",
         created_at: now,
       };
-      await sql.run(
-        `INSERT INTO webhooks (id, workspace_id, url, events, active, format, headers_sealed, header_names, secret_sealed,
-          debounce_ms, debounce_scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [r.id, workspaceId, r.url, r.events, r.active, r.format, r.headers_sealed, r.header_names, r.secret_sealed, 0, "entry", now, now],
-      );
+      // Count and insert in one transaction, the workspace row locked on PostgreSQL (SQLite
+      // serializes write transactions): concurrent creates cannot overshoot the cap.
+      await sql.transaction(async (tx) => {
+        if (tx.dialect === "postgresql") await tx.get("SELECT id FROM workspaces WHERE id = ? FOR UPDATE", [workspaceId]);
+        const count = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhooks WHERE workspace_id = ?", [workspaceId]);
+        if (Number(count?.n ?? 0) >= MAX_WEBHOOKS_PER_WORKSPACE) {
+          throw badRequest(`A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks`);
+        }
+        await tx.run(
+          `INSERT INTO webhooks (id, workspace_id, url, events, active, format, headers_sealed, header_names, secret_sealed,
+            debounce_ms, debounce_scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [r.id, workspaceId, r.url, r.events, r.active, r.format, r.headers_sealed, r.header_names, r.secret_sealed, 0, "entry", now, now],
+        );
+      });
       return toRecord(r);
     },
 
