@@ -57,7 +57,7 @@ describe.each(drivers)("webhook deliveries from HTTP writes on %s", (driver) => 
     await t?.close();
   });
 
-  it("delivers the lifecycle of an entry, signed, in the service envelope", async () => {
+  it("delivers the lifecycle of an entry, signed, in the service envelope, with no User-Agent", async () => {
     const tag = await (await api("/api/dashboard/collections/tags/entries", "POST", { label: "news", _status: "published" })).json();
     const author = await (await api("/api/dashboard/collections/authors/entries", "POST", { name: "Ada", _status: "published" })).json();
     await all.waitFor(4); // tag and author: created + published each
@@ -88,6 +88,7 @@ describe.each(drivers)("webhook deliveries from HTTP writes on %s", (driver) => 
     ]);
     for (const r of got) {
       expect(r.headers["content-type"]).toBe("application/json");
+      expect(r.headers["user-agent"]).toBeUndefined(); // spec 6.6: no dedicated User-Agent
       expect(r.headers["x-service-signature"]).toBe("sha256=" + createHmac("sha256", secrets.all).update(r.raw).digest("hex"));
       const body = JSON.parse(r.raw.toString());
       expect(Object.keys(body).sort()).toEqual(["data", "event", "timestamp"]);

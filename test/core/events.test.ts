@@ -1,0 +1,39 @@
+/**
+ * Delivery bodies (spec 6.1–6.3) as a table: both formats, content and form events.
+ */
+import { describe, expect, it } from "vitest";
+import { buildDeliveryBody, eventSubjectId, type ServiceEvent } from "../../src/core/events.js";
+
+const entry = { id: "e1", title: "T", _status: "published" as const, _published_at: "p", _created_by: "u", _created_at: "c", _updated_at: "u2" };
+const content: ServiceEvent = { workspaceId: "w", event: "content.published", data: { collection: "posts", entry } };
+const form: ServiceEvent = {
+  workspaceId: "w",
+  event: "form.submitted",
+  data: { form: { id: "f1", slug: "contact", name: "Contact" }, formId: "f1", submission: { id: "s1", _submitted_at: "t0" } },
+};
+
+describe("buildDeliveryBody", () => {
+  it("service format: exactly {event, data, timestamp}, collection and entry inside data", () => {
+    expect(buildDeliveryBody("service", content, "T1")).toEqual({ event: "content.published", data: { collection: "posts", entry }, timestamp: "T1" });
+    expect(buildDeliveryBody("service", form, "T1")).toEqual({ event: "form.submitted", data: form.data, timestamp: "T1" });
+  });
+
+  it("code_host_repository_dispatch format for content events", () => {
+    expect(buildDeliveryBody("code_host_repository_dispatch", content, "T1")).toEqual({
+      event_type: "service.content.published",
+      client_payload: { event: "content.published", collection: "posts", entryId: "e1", timestamp: "T1" },
+    });
+  });
+
+  it("code_host_repository_dispatch format for form.submitted: identifiers only, no values", () => {
+    expect(buildDeliveryBody("code_host_repository_dispatch", form, "T1")).toEqual({
+      event_type: "service.form.submitted",
+      client_payload: { event: "form.submitted", form: "contact", formId: "f1", submissionId: "s1", timestamp: "T1" },
+    });
+  });
+
+  it("names the idempotency key of each event (spec 6.4.4)", () => {
+    expect(eventSubjectId(content)).toBe("e1");
+    expect(eventSubjectId(form)).toBe("s1");
+  });
+});
