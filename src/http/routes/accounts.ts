@@ -8,7 +8,7 @@ import { verifyAgainstDummy } from "../../core/passwords.js";
 import { repo } from "../../service-context.js";
 import { createAccountRepo } from "../../storage/accounts.js";
 import { access } from "../access.js";
-import { readJsonObject } from "../body.js";
+import { assertKnownFields, readJsonObject } from "../body.js";
 import { bearerToken, identityDisabled } from "../middleware/auth.js";
 import { limitLogin } from "../middleware/login-limit.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
@@ -28,6 +28,9 @@ export const accountRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const body = await readJsonObject(event, service.options.bodyLimit);
+      assertKnownFields(body, ["email", "password"], "POST /api/v1/accounts/signup");
+      // Counted like sign-ins: signups probe which emails exist (409) and cost scrypt time.
+      await limitLogin(event, service, "account", workspace.id, body.email);
       const account = await repo(service, createAccountRepo).signup(workspace.id, { email: body.email, password: body.password });
       event.res.status = 201;
       return account;

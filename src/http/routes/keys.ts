@@ -6,7 +6,7 @@ import { getRouterParam } from "h3";
 import { repo } from "../../service-context.js";
 import { createApiKeyRepo } from "../../storage/api-keys.js";
 import { access } from "../access.js";
-import { readJsonObject } from "../body.js";
+import { assertKnownFields, readJsonObject } from "../body.js";
 import { defineRoutes } from "../route.js";
 
 export const keyRoutes = defineRoutes([
@@ -26,6 +26,7 @@ export const keyRoutes = defineRoutes([
     summary: "Create an API key {name, grants}; the value is in this response only",
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
+      assertKnownFields(body, ["name", "grants"], "POST /api/dashboard/keys");
       const created = await repo(service, createApiKeyRepo).create(workspace.id, { name: body.name, grants: body.grants });
       event.res.status = 201;
       return created;

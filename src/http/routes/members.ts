@@ -8,7 +8,7 @@ import { notFound } from "../../core/errors.js";
 import { repo } from "../../service-context.js";
 import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
 import { access } from "../access.js";
-import { readJsonObject } from "../body.js";
+import { assertKnownFields, readJsonObject } from "../body.js";
 import { defineRoutes } from "../route.js";
 
 export const memberRoutes = defineRoutes([
@@ -28,6 +28,7 @@ export const memberRoutes = defineRoutes([
     summary: "Create a dashboard user {email, password, role, grants}",
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
+      assertKnownFields(body, ["email", "password", "role", "grants"], "POST /api/dashboard/members");
       const user = await repo(service, createDashboardUserRepo).create(workspace.id, {
         email: body.email,
         password: body.password,
@@ -56,6 +57,7 @@ export const memberRoutes = defineRoutes([
     summary: "Change {role?, grants?}; effective at the person's next refresh",
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
+      assertKnownFields(body, ["role", "grants"], "PATCH /api/dashboard/members/{id}");
       return repo(service, createDashboardUserRepo).update(workspace.id, getRouterParam(event, "id")!, {
         role: body.role,
         grants: body.grants,

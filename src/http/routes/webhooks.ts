@@ -16,7 +16,7 @@ import { isEventName, type EventName, type ServiceEvent } from "../../core/event
 import { repo } from "../../service-context.js";
 import { createWebhookRepo } from "../../storage/webhooks.js";
 import { access } from "../access.js";
-import { readJson, readJsonObject } from "../body.js";
+import { assertKnownFields, readJson, readJsonObject } from "../body.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { sampleEvent } from "../../services/sample-events.js";
 
@@ -24,13 +24,9 @@ const WRITABLE = new Set(["url", "events", "format", "headers", "active"]);
 const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope"]);
 
 function assertKeys(body: Record<string, unknown>, allowed: Set<string>, where: string): void {
-  for (const key of Object.keys(body)) {
-    if (allowed.has(key)) continue;
-    if (SETTINGS.has(key) || key === "secret") {
-      throw badRequest(`${key} is set through the webhook settings (PUT /api/dashboard/webhooks/{id}/settings), not ${where}`);
-    }
-    throw badRequest(`Unknown field ${JSON.stringify(key)}; ${where} takes ${[...allowed].join(", ")}`);
-  }
+  const misplaced = Object.keys(body).find((key) => !allowed.has(key) && (SETTINGS.has(key) || key === "secret"));
+  if (misplaced) throw badRequest(`${misplaced} is set through the webhook settings (PUT /api/dashboard/webhooks/{id}/settings), not ${where}`);
+  assertKnownFields(body, [...allowed], where);
 }
 
 function optionalBoolean(value: unknown, name: string): boolean | undefined {
