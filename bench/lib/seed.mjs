@@ -78,6 +78,9 @@ export async function seedWorkspace(ctx, seed) {
   for (const { c, id } of pendingEntries) {
     out.collections[c.name].entryIds = await insertEntries(sql, ws.id, id, c.published ?? 0, c.drafts ?? 0, actor, now, c.keepIds ?? 0);
   }
+  // A bulk load leaves the planner's statistics behind until autovacuum catches up; a production
+  // database that grew over time has them. Refresh them, as an import script would.
+  if (sql.dialect === "postgresql") await sql.exec("ANALYZE");
   return out;
 }
 

@@ -5,6 +5,8 @@ import type { Dialect } from "../sql.js";
 import { initial } from "./001-initial.js";
 import { contentVersions } from "./002-content-versions.js";
 import { entryCounts } from "./003-entry-counts.js";
+import { listIndexes } from "./004-list-indexes.js";
+import { statementTriggers } from "./005-statement-triggers.js";
 
 export interface Migration {
   id: number;
@@ -16,4 +18,6 @@ export const migrations: Migration[] = [
   { id: 1, name: "initial", sql: () => initial },
   { id: 2, name: "content-versions", sql: contentVersions },
   { id: 3, name: "entry-counts", sql: entryCounts },
+  { id: 4, name: "list-indexes", sql: listIndexes },
+  { id: 5, name: "statement-triggers", sql: statementTriggers },
 ];
