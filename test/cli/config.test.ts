@@ -1,0 +1,79 @@
+/**
+ * Configuration precedence (flags > environment > config file > defaults) and clear refusals,
+ * plus the CLI's exit codes (0 ok, 1 failure, 2 usage).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { resolveConfig } from "../../src/cli/config.js";
+
+const run = promisify(execFile);
+
+describe("configuration", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "svc-config-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("uses the defaults without anything else", async () => {
+    expect(await resolveConfig({}, {}, dir)).toEqual({ data: "./.svc", port: 3000, hostname: "127.0.0.1", allowPrivateWebhookTargets: false, trustProxy: false });
+  });
+
+  it("a config file beats the defaults, the environment beats the file, a flag beats both", async () => {
+    writeFileSync(join(dir, "svc.config.json"), JSON.stringify({ port: 4000, data: "./from-file", hostname: "0.0.0.0" }));
+    expect(await resolveConfig({}, {}, dir)).toMatchObject({ port: 4000, data: "./from-file", hostname: "0.0.0.0" });
+    expect(await resolveConfig({}, { PORT: "5000", SVC_DATA_DIR: "./from-env" }, dir)).toMatchObject({ port: 5000, data: "./from-env", hostname: "0.0.0.0" });
+    expect(await resolveConfig({ data: "./from-flag" }, { PORT: "5000", SVC_DATA_DIR: "./from-env" }, dir)).toMatchObject({ port: 5000, data: "./from-flag" });
+    rmSync(join(dir, "svc.config.json"));
+  });
+
+  it("loads a TypeScript config file", async () => {
+    writeFileSync(join(dir, "svc.config.ts"), "const config: { port: number } = { port: 4321 };\nexport default config;\n");
+    expect(await resolveConfig({}, {}, dir)).toMatchObject({ port: 4321 });
+    rmSync(join(dir, "svc.config.ts"));
+  });
+
+  it.each([
+    [{}, { PORT: "nope" }, /port \(PORT\)/],
+    [{}, { SVC_REDIS_URL: "http://x" }, /redis \(SVC_REDIS_URL\)/],
+    [{ config: "missing.json" }, {}, /Config file not found/],
+  ])("refuses %j %j naming the setting", async (flags, env, message) => {
+    await expect(resolveConfig(flags as never, env, dir)).rejects.toThrow(message);
+  });
+
+  it("names an unknown setting in a config file", async () => {
+    writeFileSync(join(dir, "svc.config.json"), JSON.stringify({ prot: 1 }));
+    await expect(resolveConfig({}, {}, dir)).rejects.toThrow(/Unknown setting prot in .*svc\.config\.json/);
+    rmSync(join(dir, "svc.config.json"));
+  });
+});
+
+describe("exit codes", () => {
+  const svc = (...args: string[]) =>
+    run(process.execPath, ["bin/svc.mjs", ...args]).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it("0 for success, 2 for a usage error, 1 for a failure, errors on one stderr line", async () => {
+    const data = mkdtempSync(join(tmpdir(), "svc-exit-"));
+    try {
+      expect((await svc("--data", data, "workspaces", "list", "--json")).code).toBe(0);
+      expect((await svc("no-such-command")).code).toBe(2);
+      const missing = await svc("--data", data, "workspaces", "create", "x");
+      expect(missing.code).toBe(2);
+      expect((await svc("--data", data, "workspaces", "create", "a", "--host", "a.example.com")).code).toBe(0);
+      const clash = await svc("--data", data, "workspaces", "create", "b", "--host", "a.example.com");
+      expect(clash.code).toBe(1);
+      expect(clash.stderr.trim()).toBe("svc: Host a.example.com already belongs to a workspace");
+      const bad = await run(process.execPath, ["bin/svc.mjs", "--data", data, "workspaces", "list"], { env: { ...process.env, PORT: "x" } }).catch((e) => e);
+      expect(bad.code).toBe(2);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
