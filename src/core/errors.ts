@@ -19,7 +19,12 @@ export type ErrorCode =
   | "unavailable"
   | "internal";
 
-/** An error that is safe to show: a stable code, an HTTP status, a public message, safe details. */
+/**
+ * An error that is safe to show: a stable code, an HTTP status, a public message, safe details.
+ *
+ * @example
+ * throw new ServiceError(409, "conflict", "Slug already taken", { slug });
+ */
 export class ServiceError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
@@ -49,7 +54,12 @@ export class ServiceError extends Error {
   }
 }
 
-/** True for a ServiceError, also across module copies (checks the shape, not the prototype). */
+/**
+ * True for a ServiceError, also across module copies (checks the shape, not the prototype).
+ *
+ * @example
+ * try { await svc.context.workspaces.create({ slug, hosts }) } catch (e) { if (isServiceError(e) && e.status === 409) … }
+ */
 export function isServiceError(value: unknown): value is ServiceError {
   return (
     value instanceof ServiceError ||

@@ -3,7 +3,13 @@
  * formats a delivery can take. Pure: no I/O, no clock (callers pass the timestamp).
  */
 
-/** The six event names of spec 6. */
+/**
+ * The six event names of spec 6.
+ *
+ * @example
+ * import { EVENT_NAMES } from "contentsvc";
+ * if (!EVENT_NAMES.includes(body.event)) throw new Error("not a contentsvc event");
+ */
 export const EVENT_NAMES = [
   "content.created",
   "content.updated",
