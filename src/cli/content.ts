@@ -52,16 +52,17 @@ export function registerContent(program: Command): void {
   const entries = program.command("entries").description("Entries of a collection (drafts included)");
   entries
     .command("create <collection>")
-    .description("Create an entry: --field title=Hello (typed by the definition) or --data '{json}'")
+    .description("Create an entry: --field title=Hello (typed by the definition) or --values '{json}'")
     .option(...WS)
     .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
-    .option("--data <json>", "field values as a JSON object")
+    // Not --data: that is the global data-directory flag.
+    .option("--values <json>", "field values as a JSON object")
     .option("--status <status>", "draft (default) or published")
-    .action(async (collection: string, opts: { workspace?: string; field: string[]; data?: string; status?: string }, cmd: Command) => {
+    .action(async (collection: string, opts: { workspace?: string; field: string[]; values?: string; status?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const def = await getCollection(svc.context, ws.id, collection);
-        const body = { ...(opts.data ? parseJsonObject(opts.data, "--data") : {}), ...fieldValues(def, opts.field), ...(opts.status ? { _status: opts.status } : {}) };
+        const body = { ...(opts.values ? parseJsonObject(opts.values, "--values") : {}), ...fieldValues(def, opts.field), ...(opts.status ? { _status: opts.status } : {}) };
         const entry = await createEntry(svc.context, ws.id, collection, body, ws.id);
         out.result(entry, () => `Created ${entry._status} entry ${entry.id} in ${collection}`);
       });

@@ -63,6 +63,10 @@ describe("content CLI", () => {
     expect(pub.json._status).toBe("published");
     expect(pub.json._published_at).toMatch(/\.\d{3}Z$/);
     expect((await svc("entries", "unpublish", "posts", post.json.id, "-w", "demo")).json._status).toBe("draft");
+    // --values (not --data, the global data-directory flag) takes the fields as one JSON object.
+    const fromJson = await svc("entries", "create", "posts", "-w", "demo", "--values", JSON.stringify({ title: "From JSON", views: 5 }));
+    expect(fromJson.code, fromJson.stderr).toBe(0);
+    expect(fromJson.json).toMatchObject({ title: "From JSON", views: 5 });
     const invalid = await svc("entries", "create", "posts", "-w", "demo", "--field", "views=lots");
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/views: must be a finite number/);
