@@ -90,3 +90,17 @@ export function startChild(kind, config = {}, { core = SERVER_CORE, nodeFlags = 
     };
   }
 }
+
+/**
+ * An embedded-default data directory (SQLite + local blobs) holding workspace `demo` with
+ * `n` published and `n` draft posts, seeded by a service child that then exits.
+ */
+export async function seedDataDir(dataDir, n) {
+  const seeder = await startChild("service", {
+    dataDir,
+    blobs: `${dataDir}/blobs`,
+    listen: false,
+    seed: { slug: "demo", hosts: ["localhost", "demo.localhost"], collections: [{ name: "posts", access: "public", published: n, drafts: n }] },
+  });
+  await seeder.stop();
+}

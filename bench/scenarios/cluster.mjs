@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cpus } from "node:os";
-import { hasTaskset, startChild } from "../lib/procs.mjs";
+import { hasTaskset, seedDataDir } from "../lib/procs.mjs";
 import { load, warmup } from "../lib/load.mjs";
 import { row } from "../lib/table.mjs";
 import { svcBin } from "../lib/pkg.mjs";
@@ -56,13 +56,7 @@ async function measure(ctx, server, bust) {
 export async function runCluster(ctx) {
   const n = ctx.quick ? 1_000 : 10_000;
   const dataDir = join(ctx.tmp, "cluster");
-  const seeder = await startChild("service", {
-    dataDir,
-    blobs: join(dataDir, "blobs"),
-    listen: false,
-    seed: { slug: "demo", hosts: ["localhost", "demo.localhost"], collections: [{ name: "posts", access: "public", published: n, drafts: n }] },
-  });
-  await seeder.stop();
+  await seedDataDir(dataDir, n);
   const rows = [];
   for (const bust of [false, true]) {
     const one = await serve(dataDir, []);

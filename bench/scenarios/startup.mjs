@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SERVER_CORE, pinned, startChild } from "../lib/procs.mjs";
+import { SERVER_CORE, pinned, seedDataDir } from "../lib/procs.mjs";
 import { row } from "../lib/table.mjs";
 import { svcBin } from "../lib/pkg.mjs";
 import { freePort, httpRequest, median, sleep } from "../lib/util.mjs";
@@ -49,13 +49,7 @@ async function timeToFirst200(argv, paths, host) {
 export async function runStartup(ctx) {
   const n = ctx.quick ? 1_000 : 10_000;
   const dataDir = join(ctx.tmp, "startup");
-  const seeder = await startChild("service", {
-    dataDir,
-    blobs: join(dataDir, "blobs"),
-    listen: false,
-    seed: { slug: "demo", hosts: ["localhost", "demo.localhost"], collections: [{ name: "posts", access: "public", published: n, drafts: n }] },
-  });
-  await seeder.stop();
+  await seedDataDir(dataDir, n);
   const svc = [];
   const bare = [];
   for (let round = 1; round <= ctx.runs; round++) {
