@@ -73,6 +73,30 @@ export function createWebhookRepo(ctx: ServiceContext) {
   const sealHeaders = (headers: Record<string, string>) =>
     Object.keys(headers).length ? sealer.seal(JSON.stringify(headers)) : null;
 
+  // Opened targets by webhook id, valid while every stored column is as it was.
+  const opened = new Map<string, { stamp: string; target: WebhookTarget }>();
+  const openedTarget = (r: Row): WebhookTarget => {
+    const stamp = JSON.stringify(r);
+    const hit = opened.get(r.id);
+    if (hit?.stamp === stamp) return hit.target;
+    if (opened.size >= 10_000) opened.clear();
+    const target = toTarget(r);
+    opened.set(r.id, { stamp, target });
+    return target;
+  };
+  const toTarget = (r: Row): WebhookTarget => ({
+    id: r.id,
+    workspaceId: r.workspace_id,
+    url: r.url,
+    events: JSON.parse(r.events) as EventName[],
+    active: Boolean(r.active),
+    format: r.format as WebhookFormat,
+    headers: openHeaders(r),
+    secret: sealer.open(r.secret_sealed),
+    debounceMs: Number(r.debounce_ms),
+    debounceScope: r.debounce_scope === "webhook" ? "webhook" : "entry",
+  });
+
   return {
     async list(workspaceId: string): Promise<WebhookRecord[]> {
       return (await sql.all<Row>("SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, id", [workspaceId])).map(toRecord);
@@ -177,29 +201,19 @@ export function createWebhookRepo(ctx: ServiceContext) {
       return this.settings(workspaceId, id);
     },
 
-    /** The dispatcher's source: active webhooks subscribed to `event`, secrets opened. */
+    /**
+     * The dispatcher's source: active webhooks subscribed to `event`, secrets opened. The row is
+     * read on every event (a change applies to the next one); the opened target is reused while
+     * the row is unchanged, so a burst of events neither decrypts again nor holds a copy of the
+     * target per pending delivery.
+     */
     async targetsFor(workspaceId: string, event: EventName): Promise<WebhookTarget[]> {
       const rows = await sql.all<Row>("SELECT * FROM webhooks WHERE workspace_id = ? AND active = 1", [workspaceId]);
-      return rows.filter((r) => (JSON.parse(r.events) as string[]).includes(event)).map((r) => this.toTarget(r));
+      return rows.filter((r) => (JSON.parse(r.events) as string[]).includes(event)).map((r) => openedTarget(r));
     },
 
     async target(workspaceId: string, id: string): Promise<WebhookTarget> {
-      return this.toTarget(await row(workspaceId, id));
-    },
-
-    toTarget(r: Row): WebhookTarget {
-      return {
-        id: r.id,
-        workspaceId: r.workspace_id,
-        url: r.url,
-        events: JSON.parse(r.events) as EventName[],
-        active: Boolean(r.active),
-        format: r.format as WebhookFormat,
-        headers: openHeaders(r),
-        secret: sealer.open(r.secret_sealed),
-        debounceMs: Number(r.debounce_ms),
-        debounceScope: r.debounce_scope === "webhook" ? "webhook" : "entry",
-      };
+      return openedTarget(await row(workspaceId, id));
     },
   };
 }

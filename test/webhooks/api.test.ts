@@ -215,3 +215,30 @@ describe("webhook URLs on a server that does not allow private targets", () => {
     expect(res.status).toBe(201);
   });
 });
+
+describe("webhook targets as the dispatcher sees them", () => {
+  let t: TestServer;
+  let owner: string;
+  let wsId: string;
+  beforeAll(async () => {
+    t = await startTestServer("sqlite", { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
+    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = await dashboardToken(t.svc.context, wsId, "owner");
+  });
+  afterAll(() => t?.close());
+
+  it("reuses the opened target while the webhook is unchanged, and follows every change at once", async () => {
+    const webhooks = repo(t.svc.context, createWebhookRepo);
+    const { id } = await (await t.request("/api/dashboard/webhooks", { method: "POST", token: owner, json: { url: "https://127.0.0.1:9/a", events: ["content.created"], headers: { "X-A": "1" } } })).json();
+    const [first] = await webhooks.targetsFor(wsId, "content.created");
+    const [again] = await webhooks.targetsFor(wsId, "content.created");
+    expect(again).toBe(first);
+    await t.request(`/api/dashboard/webhooks/${id}`, { method: "PUT", token: owner, json: { headers: { "X-A": "2" } } });
+    const [changed] = await webhooks.targetsFor(wsId, "content.created");
+    expect(changed!.headers).toEqual({ "X-A": "2" });
+    await t.request(`/api/dashboard/webhooks/${id}/settings`, { method: "PUT", token: owner, json: { debounce_ms: 1000 } });
+    expect((await webhooks.targetsFor(wsId, "content.created"))[0]!.debounceMs).toBe(1000);
+    await t.request(`/api/dashboard/webhooks/${id}/settings`, { method: "PUT", token: owner, json: { active: false } });
+    expect(await webhooks.targetsFor(wsId, "content.created")).toEqual([]);
+  });
+});
