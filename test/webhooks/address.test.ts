@@ -1,24 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createDispatcher, type DispatcherOptions, type LookupAll } from "../../src/webhooks/index.js";
-import { CA, captureLogger, contentEvent, sourceOf, startReceiver, target, type Receiver } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { type LookupAll } from "../../src/webhooks/index.js";
+import { CA, contentEvent, sourceOf, target, dispatcherRig } from "./helpers.js";
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  cleanup.push(() => r.close());
-  return r;
-}
-
-function dispatcher(options: Partial<DispatcherOptions>) {
-  const logger = captureLogger();
-  const d = createDispatcher({ source: sourceOf(), ca: CA, retryDelaysMs: [20, 20], logger, ...options });
-  cleanup.push(() => d.close({ graceMs: 100 }));
-  return Object.assign(d, { logger });
-}
+const { receiver, dispatcher } = dispatcherRig({ source: sourceOf(), retryDelaysMs: [20, 20] });
 
 /** Resolver for the fake name hooks.test; records every call. */
 function fakeDns(answers: Record<string, { address: string; family: 4 | 6 }[]>) {
@@ -87,8 +71,7 @@ describe("connect-time address check (DESIGN 5)", () => {
 
   it("verifies the certificate: without the test CA the delivery fails", async () => {
     const r = await receiver();
-    const d = createDispatcher({ source: sourceOf(), allowPrivateTargets: true, logger: captureLogger() });
-    cleanup.push(() => d.close({ graceMs: 100 }));
+    const d = dispatcher({ ca: undefined, allowPrivateTargets: true }); // no test CA: system roots only
     const result = await d.deliverNow(target(r.url()), contentEvent("content.created"));
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/certificate/i);

@@ -1,26 +1,10 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { createDispatcher, type DispatcherOptions } from "../../src/webhooks/index.js";
-import { CA, captureLogger, contentEvent, countingClock, entryId, settle, sleep, sourceOf, startReceiver, target, type Receiver } from "./helpers.js";
+import { describe, expect, it, vi } from "vitest";
+import { createDispatcher } from "../../src/webhooks/index.js";
+import { captureLogger, contentEvent, countingClock, entryId, settle, sleep, sourceOf, target, dispatcherRig } from "./helpers.js";
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const r = await startReceiver(...args);
-  cleanup.push(() => r.close());
-  return r;
-}
-
-function dispatcher(options: Partial<DispatcherOptions> & Pick<DispatcherOptions, "source">) {
-  const logger = captureLogger();
-  const d = createDispatcher({ ca: CA, allowPrivateTargets: true, logger, ...options });
-  cleanup.push(() => d.close({ graceMs: 100 }));
-  return Object.assign(d, { logger });
-}
+const { receiver, dispatcher } = dispatcherRig({ allowPrivateTargets: true });
 
 /** Active handles and ref'd timers, as a sorted multiset. */
 const resources = () => process.getActiveResourcesInfo().filter((r) => r !== "CloseReq").sort();

@@ -1,26 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { createDispatcher, signBody, type DispatcherOptions } from "../../src/webhooks/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { signBody } from "../../src/webhooks/index.js";
 import { DEFAULTS } from "../../src/webhooks/options.js";
-import { CA, SECRET, captureLogger, closedPort, contentEvent, formEvent, sourceOf, startReceiver, target, type Receiver } from "./helpers.js";
+import { SECRET, closedPort, contentEvent, formEvent, sourceOf, target, dispatcherRig } from "./helpers.js";
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const r = await startReceiver(...args);
-  cleanup.push(() => r.close());
-  return r;
-}
-
-function dispatcher(options: Partial<DispatcherOptions> & Pick<DispatcherOptions, "source">) {
-  const logger = captureLogger();
-  const d = createDispatcher({ ca: CA, allowPrivateTargets: true, logger, ...options });
-  cleanup.push(() => d.close({ graceMs: 100 }));
-  return Object.assign(d, { logger });
-}
+const { receiver, dispatcher } = dispatcherRig({ allowPrivateTargets: true });
 
 /** spec 6.4.3: verify against the raw bytes as received, constant-time and length-checked. */
 function verify(raw: Buffer, header: string | string[] | undefined, secret = SECRET): boolean {

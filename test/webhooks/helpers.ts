@@ -7,7 +7,8 @@ import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ContentEventName, ServiceEvent } from "../../src/core/events.js";
-import type { DispatcherClock, DispatcherLogger, WebhookTarget } from "../../src/webhooks/index.js";
+import { afterEach } from "vitest";
+import { createDispatcher, type DispatcherClock, type DispatcherLogger, type DispatcherOptions, type WebhookTarget } from "../../src/webhooks/index.js";
 
 const tls = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url), "utf8");
 export const CA = tls("ca.pem");
@@ -208,4 +209,28 @@ export async function closedPort(): Promise<number> {
   const r = await startReceiver();
   await r.close();
   return r.port;
+}
+
+/**
+ * Receivers and dispatchers closed after each test of the calling file. `defaults` are the
+ * file's dispatcher options (the test CA is always trusted; each dispatcher gets a captured logger).
+ */
+export function dispatcherRig(defaults: Partial<DispatcherOptions>) {
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+  return {
+    async receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+      const r = await startReceiver(...args);
+      cleanup.push(() => r.close());
+      return r;
+    },
+    dispatcher(options: Partial<DispatcherOptions>) {
+      const logger = captureLogger();
+      const d = createDispatcher({ ca: CA, logger, ...defaults, ...options } as DispatcherOptions);
+      cleanup.push(() => d.close({ graceMs: 100 }));
+      return Object.assign(d, { logger });
+    },
+  };
 }
