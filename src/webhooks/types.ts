@@ -148,7 +148,7 @@ export interface DispatcherStats {
   delivered: number;
   /** Deliveries that failed every attempt (or were not retried). */
   failed: number;
-  /** Deliveries never completed: pending cap, source errors, lost on close. */
+  /** Deliveries never completed: pending cap, source errors, lost on close, webhook deleted or deactivated before sending. */
   dropped: number;
 }
 

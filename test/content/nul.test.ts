@@ -111,6 +111,16 @@ describe.each(drivers)("NUL characters in stored strings on %s", (driver) => {
     }
   });
 
+  it("storage refuses NUL on both databases for callers that skip the validators (embedders)", async () => {
+    const keys = async () => (await t.svc.context.sql.all("SELECT id FROM api_keys WHERE workspace_id = ?", [workspaceId])).length;
+    const before = await keys();
+    await expect(createTestKey(t.svc.context, workspaceId, ["entries:read"], `raw${NUL}`)).rejects.toMatchObject({
+      status: 400,
+      message: "A text value must not contain the NUL character (U+0000)",
+    });
+    expect(await keys()).toBe(before);
+  });
+
   it("the collection keeps working afterwards: list, sort, filter, and removing a field", async () => {
     expect(await titles("?sort=title")).toEqual(["a", "b"]);
     expect(await titles("?sort=-title&filter[title]=b")).toEqual(["b"]);
