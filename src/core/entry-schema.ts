@@ -42,7 +42,7 @@ export function fieldValueSchema(field: FieldDefinition): z.ZodType {
     case "json":
       return z.unknown().refine((v) => v !== undefined, "is required");
     case "media":
-      return z.string(expected("a media id")).min(1, "must be a media id").max(200, "must be a media id");
+      return z.string(expected("a media id")).regex(UUID, "must be a media id (a UUID, as the upload returned it)");
     case "relation":
       return z.string(expected(`an entry id of ${field.collection}`)).regex(UUID, `must be an entry id (UUID) of ${field.collection}`);
     case "relations":
