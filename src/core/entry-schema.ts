@@ -49,7 +49,7 @@ export function fieldValueSchema(field: FieldDefinition): z.ZodType {
           if (path) ctx.addIssue({ code: "custom", message: NUL_REFUSED, path });
         });
     case "media":
-      return z.string(expected("a media id")).min(1, "must be a media id").max(200, "must be a media id");
+      return z.string(expected("a media id")).regex(UUID, "must be a media id (a UUID, as the upload returned it)");
     case "relation":
       return z.string(expected(`an entry id of ${field.collection}`)).regex(UUID, `must be an entry id (UUID) of ${field.collection}`);
     case "relations":
