@@ -5,27 +5,12 @@
  */
 import type { Agent } from "node:https";
 import { performance } from "node:perf_hooks";
-import type { ServiceEvent } from "../core/events.js";
 import { schedule } from "./debounce.js";
 import { isSkipped, startCurrentAttempt } from "./current.js";
 import { startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
 import { finish, logFields } from "./report.js";
-import type { DeliveryResult, DispatcherClock, DispatcherLogger, WebhookSource, WebhookTarget } from "./types.js";
-
-export interface Job {
-  target: WebhookTarget;
-  event: ServiceEvent;
-  /** Retry on failure (false: one attempt). */
-  retries: boolean;
-  /** Read the webhook again before each attempt (emitted deliveries; deliverNow sends what it is given). */
-  reread?: boolean;
-  /** Called with the outcome; a caller waiting on it also keeps retry timers ref'd. */
-  onDone?: (result: DeliveryResult) => void;
-  /** @internal */ host?: string;
-  /** @internal */ attempts?: number;
-  /** @internal */ startedAt?: number;
-  /** @internal outcome of the last failed attempt, kept while waiting to retry */ last?: AttemptOutcome;
-}
+import type { Job } from "./job.js";
+import type { DispatcherClock, DispatcherLogger, WebhookSource, WebhookTarget } from "./types.js";
 
 export interface DeliveryQueueOptions {
   agent: Agent;

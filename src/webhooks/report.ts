@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { AttemptOutcome } from "./deliver.js";
-import type { Job } from "./queue.js";
+import type { Job } from "./job.js";
 
 /** Resolves the caller waiting on `job` (deliverNow) with its DeliveryResult. */
 export function finish(job: Job, outcome: AttemptOutcome): void {
