@@ -13,10 +13,12 @@ import type { ServiceContext } from "./service-context.js";
 import type { Grant } from "./core/grants.js";
 import { resolveTenant } from "./http/middleware/tenant.js";
 import { authenticate, authorize } from "./http/middleware/auth.js";
-import type { Access, Principal } from "./http/access.js";
+import type { Access } from "./http/access.js";
+import type { Principal } from "./core/principal.js";
 import { errorResponse, toServiceError } from "./http/errors.js";
 
-export type { Access, Principal } from "./http/access.js";
+export type { Access } from "./http/access.js";
+export type { Principal } from "./core/principal.js";
 export type { TenantWorkspace } from "./http/middleware/tenant.js";
 
 declare module "h3" {

@@ -1,14 +1,9 @@
 /**
- * Who is calling (a principal) and what a route demands (its access). Every route declares its
- * access beside its path (http/routes/*), so the whole access table reads in one place and
- * docs/access.md is generated from it.
+ * What a route demands: its access (who is calling, the principal, is a core notion:
+ * core/principal.ts). Every route declares its access beside its path (http/routes/*), so the whole
+ * access table reads in one place and docs/access.md is generated from it.
  */
 import type { Grant } from "../core/grants.js";
-
-export type Principal =
-  | { kind: "key"; id: string; workspaceId: string; grants: readonly Grant[] }
-  | { kind: "user"; id: string; workspaceId: string; role: "owner" | "member"; grants: readonly Grant[] }
-  | { kind: "account"; id: string; workspaceId: string; email: string; attributes: Record<string, unknown> };
 
 export type Access =
   /** No credential needed; a credential sent is ignored (spec 5.2.3). */

@@ -3,7 +3,8 @@
  * table reads in its one routes file.
  */
 import type { H3Event } from "h3";
-import type { Access, Principal } from "./access.js";
+import type { Access } from "./access.js";
+import type { Principal } from "../core/principal.js";
 import type { ServiceContext } from "../service-context.js";
 import type { TenantWorkspace } from "./middleware/tenant.js";
 

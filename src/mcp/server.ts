@@ -15,7 +15,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { z } from "zod";
 import { badRequest, missingGrant, type ServiceError } from "../core/errors.js";
 import { hasGrant } from "../core/grants.js";
-import { toServiceError } from "../http/errors.js";
+import { asServiceError } from "../core/error-mapping.js";
 import type { McpTool, ToolContext, ToolOutput } from "./tool.js";
 import { mcpTools } from "./tools/index.js";
 
@@ -75,7 +75,7 @@ async function callTool(name: string, args: Record<string, unknown> | undefined,
   try {
     return okResult(await tool.run(parsed.data, ctx));
   } catch (error) {
-    const { error: mapped, unexpected } = toServiceError(error);
+    const { error: mapped, unexpected } = asServiceError(error);
     if (unexpected) ctx.service.logger.error(`MCP tool ${name} failed:`, error);
     return errorResult(mapped);
   }

@@ -1,26 +1,10 @@
 /**
  * Public types of the webhook dispatcher (`contentsvc/webhooks`). Delivery rules: spec 6.
  */
-import type { EventName, ServiceEvent, WebhookFormat } from "../core/events.js";
+import type { EventName, ServiceEvent } from "../core/events.js";
+import type { WebhookTarget } from "../core/webhook-target.js";
 
-/** One webhook as the dispatcher needs it: secret and header values already decrypted. */
-export interface WebhookTarget {
-  id: string;
-  workspaceId: string;
-  /** HTTPS URL (spec 2.6). The address is checked again at connect time (DESIGN 5). */
-  url: string;
-  events: EventName[];
-  active: boolean;
-  format: WebhookFormat;
-  /** Custom headers (spec 6.5), already decrypted. Never logged. */
-  headers: Record<string, string>;
-  /** HMAC key (spec 6.4), already decrypted. Never logged. */
-  secret: string;
-  /** Optional debounce window (spec 6.7.2); 0 = none. */
-  debounceMs: number;
-  /** `entry`: collapse per (webhook, event, entry); `webhook`: per (webhook, event name). */
-  debounceScope: "entry" | "webhook";
-}
+export type { WebhookTarget };
 
 /** Where the dispatcher finds the webhooks of a workspace. */
 export interface WebhookSource {

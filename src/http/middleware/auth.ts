@@ -11,7 +11,8 @@ import { assertGrant } from "../../core/grants.js";
 import { hashToken, parseBearer, tokenKind } from "../../core/keys.js";
 import { createCredentialRepo } from "../../storage/credentials.js";
 import { repo, type ServiceContext } from "../../service-context.js";
-import type { Access, Principal } from "../access.js";
+import type { Access } from "../access.js";
+import type { Principal } from "../../core/principal.js";
 import type { TenantWorkspace } from "./tenant.js";
 
 /** spec 2.1 / 8: last_used_at is written at most once a minute per key. */

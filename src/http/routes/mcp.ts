@@ -4,7 +4,8 @@
  * 401 `{"error":"Unauthorized"}` before any protocol handling (spec 5.2.2). Each tool then checks
  * its own grant at call time (src/mcp/server.ts). See docs/mcp.md.
  */
-import { access, type Principal } from "../access.js";
+import { access } from "../access.js";
+import type { Principal } from "../../core/principal.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { handleMcpRequest } from "../../mcp/server.js";
 
