@@ -9,7 +9,7 @@
  * app.get("/reports", handler, { middleware: [requireGrant(svc.context, "entries:read")] });
  */
 import type { H3Event, Middleware } from "h3";
-import type { ServiceContext } from "./service-context.js";
+import type { ServiceContext } from "./services/context.js";
 import type { Grant } from "./core/grants.js";
 import { resolveTenant } from "./http/middleware/tenant.js";
 import { authenticate, authorize } from "./http/middleware/auth.js";

@@ -17,7 +17,7 @@ import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
 import { createHttpApp } from "./http/app.js";
-import type { ServiceContext } from "./service-context.js";
+import type { ServiceContext } from "./services/context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
 
 /** Options of {@link createService}. Every field is optional; the defaults make a working service. */

@@ -12,7 +12,7 @@ import { parseClusterSize, runPrimary } from "./cluster.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
 import { isServiceError } from "../core/errors.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 
 interface ServeFlags {
   port?: string;

@@ -4,7 +4,7 @@
  */
 import { H3, type H3Event } from "h3";
 import { notFound } from "../core/errors.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import { authorize } from "./middleware/auth.js";
 import { resolveTenant, type TenantWorkspace } from "./middleware/tenant.js";
 import { errorResponse, toServiceError } from "./errors.js";

@@ -5,7 +5,7 @@
 import type { H3Event } from "h3";
 import type { Access } from "./access.js";
 import type { Principal } from "../core/principal.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { TenantWorkspace } from "./middleware/tenant.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -6,7 +6,7 @@
  */
 import type { H3Event } from "h3";
 import { badRequest, unsupportedMediaType } from "../core/errors.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { SubmitInput } from "../services/forms.js";
 import type { Upload } from "../services/submission-files.js";
 import { readBytes, readJsonObject } from "./body.js";

@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Grant } from "../core/grants.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 
 /** What a tool runs with: the service, the key's workspace, and the calling key. */
 export interface ToolContext {

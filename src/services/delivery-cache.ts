@@ -5,7 +5,7 @@
  * on another instance, or after a write from the CLI. The version is read BEFORE the data, so a
  * race can only label newer data with an older version (a later miss), never the reverse.
  */
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "./context.js";
 import type { StoredCollection } from "../storage/collections.js";
 
 export interface CachedResponse {

@@ -7,7 +7,7 @@ import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
 import type { Principal } from "../core/principal.js";
 import type { StoredCollection } from "../storage/collections.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "./context.js";
 import { accountSatisfiesRule } from "./rules.js";
 
 /**

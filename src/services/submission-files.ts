@@ -9,7 +9,7 @@ import type { SubmissionFile } from "../core/form-values.js";
 import { sanitizeFilename } from "../core/filenames.js";
 import { readBlob, removeBlobs, writeBlob } from "../storage/blob-bytes.js";
 import { submissionBlobKey } from "../storage/submissions.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "./context.js";
 
 /** One file part of a submit request. */
 export interface Upload {

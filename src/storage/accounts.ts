@@ -13,7 +13,7 @@ import { conflict } from "../core/errors.js";
 import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
 import { generateToken, hashToken } from "../core/keys.js";
 import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import { isUniqueViolation } from "./driver-errors.js";
 
 /** spec 3, 5.6, 8: fixed 30 days from issue. */

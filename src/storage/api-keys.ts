@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
 import { LEGACY_KEY_GRANTS, parseGrants, type Grant } from "../core/grants.js";
 import { generateApiKey, hashToken } from "../core/keys.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
 

@@ -4,7 +4,7 @@
  * transaction.
  */
 import type { CollectionAccess, CollectionDefinition, FieldDefinition } from "../core/collections.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Sql } from "./sql.js";
 
 /** A stored collection: its definition plus identity and timestamps. */

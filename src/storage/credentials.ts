@@ -4,7 +4,7 @@
  */
 import type { Grant } from "../core/grants.js";
 import { isGrant } from "../core/grants.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 
 export interface KeyCredential {
   id: string;

@@ -10,7 +10,7 @@
  */
 import { unauthorized } from "../core/errors.js";
 import { generateToken, hashToken, isTokenFormat } from "../core/keys.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { DashboardUser } from "./dashboard-users.js";
 import { parseStoredGrants } from "./credentials.js";
 import type { Sql } from "./sql.js";

@@ -13,7 +13,7 @@ import { badRequest, conflict, notFound } from "../core/errors.js";
 import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
 import { parseGrants, type Grant } from "../core/grants.js";
 import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
 import type { Sql } from "./sql.js";

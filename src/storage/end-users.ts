@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { conflict } from "../core/errors.js";
 import { hashPassword } from "../core/passwords.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import { isUniqueViolation } from "./driver-errors.js";
 
 /** An end user as the dashboard sees them; never the password hash. */

@@ -6,7 +6,7 @@
 import type { CollectionDefinition } from "../core/collections.js";
 import type { EntryStatus } from "../core/events.js";
 import type { EntryListQuery } from "../core/entry-query.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Sql, SqlValue } from "./sql.js";
 import { buildListQuery, jsonPath } from "./entry-query.js";
 

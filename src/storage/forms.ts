@@ -6,7 +6,7 @@
  * const form = await repo(ctx, createFormRepo).bySlug(workspaceId, "contact");
  */
 import type { FormDefinition, FormField } from "../core/forms.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Sql } from "./sql.js";
 
 /** A stored form: its definition plus identity and timestamps. */

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { notFound } from "../core/errors.js";
 import { imageSize } from "../core/image-size.js";
 import { pageOf, type ListResponse, type PageMeta } from "../core/lists.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Sql } from "./sql.js";
 import { readBlob, removeBlobs, writeBlob } from "./blob-bytes.js";
 

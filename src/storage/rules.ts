@@ -6,7 +6,7 @@
  * const rule = await repo(ctx, createRuleRepo).get(workspaceId, ruleId);
  */
 import { parseCondition, type Condition } from "../core/rules.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Sql } from "./sql.js";
 
 /** A stored rule (its JSON view as well). */

@@ -7,7 +7,7 @@
  */
 import { conflict, notFound } from "../core/errors.js";
 import { pageOf } from "../core/lists.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Sql } from "./sql.js";
 
 /** One file of a deploy. */

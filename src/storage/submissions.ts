@@ -7,7 +7,7 @@
  * const page = await repo(ctx, createSubmissionRepo).list(form.id, { limit: 20, offset: 0 });
  */
 import type { SubmissionFile } from "../core/form-values.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Sql } from "./sql.js";
 
 /** One stored submission. */

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { EventName, WebhookFormat } from "../core/events.js";
 import { badRequest, notFound } from "../core/errors.js";
 import type { DebounceScope } from "../core/webhook-policy.js";
-import type { ServiceContext } from "../service-context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { WebhookTarget } from "../core/webhook-target.js";
 
 /** The API record (spec 4.3): never the secret, never a header value. */

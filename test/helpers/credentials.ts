@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { generateApiKey, generateToken, hashToken } from "../../src/core/keys.js";
 import type { Grant } from "../../src/core/grants.js";
-import type { ServiceContext } from "../../src/service-context.js";
+import type { ServiceContext } from "../../src/services/context.js";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -2,7 +2,7 @@
  * Short forms of the credential helpers (test/helpers/credentials.ts) that return just the token.
  */
 import type { Grant } from "../../src/core/grants.js";
-import type { ServiceContext } from "../../src/service-context.js";
+import type { ServiceContext } from "../../src/services/context.js";
 import { createTestKey, createTestSession } from "./credentials.js";
 
 /** An owner's or member's dashboard access token, valid for an hour. */

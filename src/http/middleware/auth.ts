@@ -10,7 +10,7 @@ import { forbidden, notFound, unauthorized } from "../../core/errors.js";
 import { assertGrant } from "../../core/grants.js";
 import { hashToken, parseBearer, tokenKind } from "../../core/keys.js";
 import { createCredentialRepo } from "../../storage/credentials.js";
-import { repo, type ServiceContext } from "../../service-context.js";
+import { repo, type ServiceContext } from "../../services/context.js";
 import type { Access } from "../access.js";
 import type { Principal } from "../../core/principal.js";
 import type { TenantWorkspace } from "./tenant.js";

@@ -9,7 +9,7 @@ import type { H3Event } from "h3";
 import { createHash } from "node:crypto";
 import { rateLimited } from "../../core/errors.js";
 import { tryNormalizeEmail } from "../../core/email.js";
-import type { ServiceContext } from "../../service-context.js";
+import type { ServiceContext } from "../../services/context.js";
 
 /** The limits; documented in docs/access.md. */
 export const LOGIN_LIMITS = {

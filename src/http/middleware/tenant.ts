@@ -5,7 +5,7 @@
 import type { H3Event } from "h3";
 import { unknownTenant } from "../../core/errors.js";
 import { tryNormalizeHost } from "../../core/tenancy.js";
-import type { ServiceContext } from "../../service-context.js";
+import type { ServiceContext } from "../../services/context.js";
 
 export interface TenantWorkspace {
   id: string;

@@ -9,7 +9,7 @@ import { listOf } from "../../core/lists.js";
 import { hasGrant, type Grant } from "../../core/grants.js";
 import { createForm, deleteForm, getForm, listForms, submitForm, updateForm } from "../../services/forms.js";
 import { formView } from "../../storage/forms.js";
-import type { ServiceContext } from "../../service-context.js";
+import type { ServiceContext } from "../../services/context.js";
 import { access } from "../access.js";
 import type { Principal } from "../../core/principal.js";
 import { readJsonObject } from "../body.js";

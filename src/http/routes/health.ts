@@ -3,7 +3,7 @@
  * while the database, or Redis when configured, cannot be reached (docs/scaling.md).
  */
 import type { H3 } from "h3";
-import type { ServiceContext } from "../../service-context.js";
+import type { ServiceContext } from "../../services/context.js";
 
 /** A probe answers within this bound even when a dependency hangs (e.g. a blackholed host). */
 const CHECK_TIMEOUT_MS = 2000;

@@ -8,7 +8,7 @@ import type { H3Event } from "h3";
 import { badRequest, notFound, ServiceError } from "../../core/errors.js";
 import { etagMatches } from "../../core/http-cache.js";
 import { requestCandidates } from "../../core/site-paths.js";
-import type { ServiceContext } from "../../service-context.js";
+import type { ServiceContext } from "../../services/context.js";
 import { resolveSiteFile, type SiteFile } from "../../services/sites.js";
 
 /** HTML revalidates every time (a deploy or rollback shows at once); assets may be reused briefly. */

@@ -5,12 +5,12 @@
  */
 import type { Storage } from "unstorage";
 import type { ConsolaInstance } from "consola";
-import type { Sql } from "./storage/sql.js";
-import type { Sealer } from "./storage/seal.js";
-import type { EventBus } from "./services/bus.js";
-import type { WorkspaceRepo } from "./storage/workspaces.js";
-import type { SharedState } from "./storage/shared-state.js";
-import type { Dispatcher } from "./webhooks/types.js";
+import type { Sql } from "../storage/sql.js";
+import type { Sealer } from "../storage/seal.js";
+import type { EventBus } from "./bus.js";
+import type { WorkspaceRepo } from "../storage/workspaces.js";
+import type { SharedState } from "../storage/shared-state.js";
+import type { Dispatcher } from "../webhooks/types.js";
 
 export interface ResolvedOptions {
   dataDir: string | undefined;
