@@ -6,7 +6,8 @@ import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createRedisWindows } from "./webhooks/redis-windows.js";
 import type { Dispatcher, DispatcherOptions } from "./webhooks/types.js";
 import { createWebhookRepo } from "./storage/webhooks.js";
-import { repo, type ServiceContext } from "./services/context.js";
+import { repo } from "./storage/context.js";
+import type { ServiceContext } from "./services/context.js";
 
 /** Dispatcher tuning an embedder or a test may pass as `createService({ webhooks })`. */
 export type WebhookTuning = Omit<DispatcherOptions, "source" | "allowPrivateTargets">;

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { repo } from "../services/context.js";
+import { repo } from "../storage/context.js";
 import { createApiKeyRepo, type ApiKeyRecord } from "../storage/api-keys.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";

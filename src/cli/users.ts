@@ -1,6 +1,6 @@
 /** `svc users create` (DESIGN §4.1): a dashboard user, owner or member. */
 import type { Command } from "commander";
-import { repo } from "../services/context.js";
+import { repo } from "../storage/context.js";
 import { createDashboardUserRepo } from "../storage/dashboard-users.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";

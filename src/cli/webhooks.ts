@@ -9,7 +9,7 @@ import { consola } from "consola";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 import { createOutput } from "./output.js";
-import { repo } from "../services/context.js";
+import { repo } from "../storage/context.js";
 import { createWebhookRepo, type WebhookRecord } from "../storage/webhooks.js";
 import { validateEvents, validateFormat, validateHeadersForCreate, validateWebhookUrl } from "../core/webhook-policy.js";
 import { isEventName, type EventName } from "../core/events.js";

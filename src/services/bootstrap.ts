@@ -5,7 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { ALL_GRANTS } from "../core/grants.js";
-import { repo, type ServiceContext } from "./context.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
 import { createApiKeyRepo } from "../storage/api-keys.js";
 import { createDashboardUserRepo } from "../storage/dashboard-users.js";
 

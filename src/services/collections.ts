@@ -10,7 +10,8 @@ import { isUniqueViolation } from "../storage/driver-errors.js";
 import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
 import { createEntryRepo } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
-import { repo, type ServiceContext } from "./context.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
 
 const SCAN_PAGE = 500;
 

@@ -1,15 +1,11 @@
 /**
- * What every handler, service and command receives: the storage handles, the event bus and the
- * resolved options. Repositories hang off it through `repo()` so feature modules add theirs
- * without a central registry.
+ * What every handler, service and command receives: the storage context (storage/context.ts), the
+ * event bus, the workspaces, the webhook dispatcher and the resolved options. Repositories hang off
+ * it through `repo()` (storage/context.ts) so feature modules add theirs without a central registry.
  */
-import type { Storage } from "unstorage";
-import type { ConsolaInstance } from "consola";
-import type { Sql } from "../storage/sql.js";
-import type { Sealer } from "../storage/seal.js";
-import type { EventBus } from "./bus.js";
+import type { StorageContext } from "../storage/context.js";
 import type { WorkspaceRepo } from "../storage/workspaces.js";
-import type { SharedState } from "../storage/shared-state.js";
+import type { EventBus } from "./bus.js";
 import type { Dispatcher } from "../webhooks/types.js";
 
 export interface ResolvedOptions {
@@ -22,32 +18,10 @@ export interface ResolvedOptions {
   uploadLimit: number;
 }
 
-export interface ServiceContext {
-  sql: Sql;
-  blobs: Storage;
-  sealer: Sealer;
+export interface ServiceContext extends StorageContext {
   bus: EventBus;
-  shared: SharedState;
-  logger: ConsolaInstance;
   workspaces: WorkspaceRepo;
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
   webhooks: Dispatcher;
   options: ResolvedOptions;
-  /** Milliseconds since the epoch; injectable for tests. */
-  now(): number;
-}
-
-const repos = new WeakMap<ServiceContext, Map<unknown, unknown>>();
-
-/**
- * One instance of a repository per service context.
- *
- * @example
- * const keys = repo(ctx, createKeyRepo);
- */
-export function repo<T>(ctx: ServiceContext, factory: (ctx: ServiceContext) => T): T {
-  let map = repos.get(ctx);
-  if (!map) repos.set(ctx, (map = new Map()));
-  if (!map.has(factory)) map.set(factory, factory(ctx));
-  return map.get(factory) as T;
 }

@@ -18,7 +18,8 @@ import type { StoredCollection } from "../storage/collections.js";
 import { createMediaRepo } from "../storage/media.js";
 import { createEntryRepo, toEntry, type Entry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
-import { repo, type ServiceContext } from "./context.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
 import { getCollection } from "./collections.js";
 
 /**

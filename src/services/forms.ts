@@ -11,7 +11,8 @@ import { isUniqueViolation } from "../storage/driver-errors.js";
 import { createFormRepo, type StoredForm } from "../storage/forms.js";
 import { createSubmissionRepo, submissionBlobKey } from "../storage/submissions.js";
 import type { Sql } from "../storage/sql.js";
-import { repo, type ServiceContext } from "./context.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
 import { deleteSubmissionBlobs, storeUploads, type Upload } from "./submission-files.js";
 
 const SCAN_PAGE = 500;

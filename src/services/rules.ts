@@ -7,7 +7,8 @@ import { conflict, notFound } from "../core/errors.js";
 import { evaluateRule, parseRule, type RuleAccount } from "../core/rules.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
 import { createRuleRepo, type StoredRule } from "../storage/rules.js";
-import { repo, type ServiceContext } from "./context.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
 
 /** Every rule of a workspace, by name. */
 export function listRules(ctx: ServiceContext, workspaceId: string): Promise<StoredRule[]> {

@@ -6,7 +6,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { badRequest, conflict, payloadTooLarge } from "../core/errors.js";
 import { contentTypeFor } from "../core/content-types.js";
-import { repo, type ServiceContext } from "./context.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
 import { readBlob, removeBlobs, writeBlob } from "../storage/blob-bytes.js";
 import { createSiteRepo, siteBlobKey, type DeployRecord, type Manifest, type ManifestFile } from "../storage/sites.js";
 import { extractSiteArchive, type ArchiveLimits } from "./site-archive.js";

@@ -6,7 +6,8 @@
 import { notFound } from "../core/errors.js";
 import { validateSubmissionPatch, type SubmissionFile } from "../core/form-values.js";
 import { createSubmissionRepo, submissionBlobKey, type StoredSubmission } from "../storage/submissions.js";
-import { repo, type ServiceContext } from "./context.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
 import { getForm } from "./forms.js";
 import { deleteSubmissionBlobs, readSubmissionFile } from "./submission-files.js";
 

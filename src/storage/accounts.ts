@@ -13,7 +13,7 @@ import { conflict } from "../core/errors.js";
 import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
 import { generateToken, hashToken } from "../core/keys.js";
 import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import { isUniqueViolation } from "./driver-errors.js";
 
 /** spec 3, 5.6, 8: fixed 30 days from issue. */
@@ -38,7 +38,7 @@ interface Row {
 const toAccount = (r: Row): Account => ({ id: r.id, email: r.email, attributes: parseAttributes(r.attributes), created_at: r.created_at });
 
 /** Repository factory; use through `repo(ctx, createAccountRepo)`. */
-export function createAccountRepo(ctx: ServiceContext) {
+export function createAccountRepo(ctx: StorageContext) {
   const { sql } = ctx;
 
   return {

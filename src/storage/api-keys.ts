@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
 import { LEGACY_KEY_GRANTS, parseGrants, type Grant } from "../core/grants.js";
 import { generateApiKey, hashToken } from "../core/keys.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
 
@@ -56,7 +56,7 @@ const toRecord = (r: Row): ApiKeyRecord => ({
 });
 
 /** Repository factory; use through `repo(ctx, createApiKeyRepo)`. */
-export function createApiKeyRepo(ctx: ServiceContext) {
+export function createApiKeyRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const nowIso = () => new Date(ctx.now()).toISOString();
 

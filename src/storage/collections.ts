@@ -4,7 +4,7 @@
  * transaction.
  */
 import type { CollectionAccess, CollectionDefinition, FieldDefinition } from "../core/collections.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
 
 /** A stored collection: its definition plus identity and timestamps. */
@@ -59,7 +59,7 @@ export function collectionView(c: StoredCollection) {
  * @example
  * const posts = await repo(ctx, createCollectionRepo).byName(workspaceId, "posts");
  */
-export function createCollectionRepo(ctx: ServiceContext) {
+export function createCollectionRepo(ctx: StorageContext) {
   return {
     async list(workspaceId: string, db: Sql = ctx.sql): Promise<StoredCollection[]> {
       const rows = await db.all<Row>(`SELECT ${COLUMNS} FROM collections WHERE workspace_id = ? ORDER BY name`, [workspaceId]);

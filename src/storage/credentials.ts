@@ -4,7 +4,7 @@
  */
 import type { Grant } from "../core/grants.js";
 import { isGrant } from "../core/grants.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 
 export interface KeyCredential {
   id: string;
@@ -39,7 +39,7 @@ export function parseStoredGrants(json: string): Grant[] {
   }
 }
 
-export function createCredentialRepo(ctx: ServiceContext) {
+export function createCredentialRepo(ctx: StorageContext) {
   const { sql } = ctx;
   return {
     async apiKey(hash: string): Promise<KeyCredential | undefined> {

@@ -10,7 +10,7 @@
  */
 import { unauthorized } from "../core/errors.js";
 import { generateToken, hashToken, isTokenFormat } from "../core/keys.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { DashboardUser } from "./dashboard-users.js";
 import { parseStoredGrants } from "./credentials.js";
 import type { Sql } from "./sql.js";
@@ -30,7 +30,7 @@ export interface TokenPair {
 }
 
 /** Repository factory; use through `repo(ctx, createDashboardTokenRepo)`. */
-export function createDashboardTokenRepo(ctx: ServiceContext) {
+export function createDashboardTokenRepo(ctx: StorageContext) {
   const { sql } = ctx;
 
   const issueWith = async (db: Sql, workspaceId: string, user: Pick<DashboardUser, "id" | "role" | "grants">): Promise<TokenPair> => {

@@ -13,7 +13,7 @@ import { badRequest, conflict, notFound } from "../core/errors.js";
 import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
 import { parseGrants, type Grant } from "../core/grants.js";
 import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
 import type { Sql } from "./sql.js";
@@ -58,7 +58,7 @@ export function parseRole(value: unknown): Role {
 }
 
 /** Repository factory; use through `repo(ctx, createDashboardUserRepo)`. */
-export function createDashboardUserRepo(ctx: ServiceContext) {
+export function createDashboardUserRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const nowIso = () => new Date(ctx.now()).toISOString();
   const byId = (db: Sql, workspaceId: string, id: string) =>

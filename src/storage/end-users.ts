@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { conflict } from "../core/errors.js";
 import { hashPassword } from "../core/passwords.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import { isUniqueViolation } from "./driver-errors.js";
 
 /** An end user as the dashboard sees them; never the password hash. */
@@ -45,7 +45,7 @@ const COLUMNS = "id, email, attributes, active, created_at, updated_at";
 const taken = () => conflict("An end user with this email already exists", { field: "email" });
 
 /** Repository factory; use through `repo(ctx, createEndUserRepo)`. */
-export function createEndUserRepo(ctx: ServiceContext) {
+export function createEndUserRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const get = async (workspaceId: string, id: string, db = sql) => {
     const row = await db.get<Row>(`SELECT ${COLUMNS} FROM end_users WHERE workspace_id = ? AND id = ?`, [workspaceId, id]);

@@ -6,7 +6,7 @@
 import type { CollectionDefinition } from "../core/collections.js";
 import type { EntryStatus } from "../core/events.js";
 import type { EntryListQuery } from "../core/entry-query.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { Sql, SqlValue } from "./sql.js";
 import { buildListQuery, jsonPath } from "./entry-query.js";
 
@@ -69,7 +69,7 @@ export function toEntry(def: Pick<CollectionDefinition, "fields">, row: EntryRow
  * @example
  * const row = await repo(ctx, createEntryRepo).get(collection.id, id);
  */
-export function createEntryRepo(ctx: ServiceContext) {
+export function createEntryRepo(ctx: StorageContext) {
   const self = {
     /** One entry of a collection, or undefined; `publishedOnly` for the delivery API. */
     async get(collectionId: string, id: string, opts: { publishedOnly?: boolean; lock?: boolean } = {}, db: Sql = ctx.sql) {

@@ -6,7 +6,7 @@
  * const form = await repo(ctx, createFormRepo).bySlug(workspaceId, "contact");
  */
 import type { FormDefinition, FormField } from "../core/forms.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
 
 /** A stored form: its definition plus identity and timestamps. */
@@ -54,7 +54,7 @@ export function formView(f: StoredForm) {
 }
 
 /** Repository factory; use through `repo(ctx, createFormRepo)`. */
-export function createFormRepo(ctx: ServiceContext) {
+export function createFormRepo(ctx: StorageContext) {
   return {
     async list(workspaceId: string, db: Sql = ctx.sql): Promise<StoredForm[]> {
       return (await db.all<Row>(`SELECT ${COLUMNS} FROM forms WHERE workspace_id = ? ORDER BY slug`, [workspaceId])).map(toForm);

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { notFound } from "../core/errors.js";
 import { imageSize } from "../core/image-size.js";
 import { pageOf, type ListResponse, type PageMeta } from "../core/lists.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
 import { readBlob, removeBlobs, writeBlob } from "./blob-bytes.js";
 
@@ -66,7 +66,7 @@ export const toMediaMeta = ({ id, filename, content_type, size, created_at, widt
   ...(width !== undefined ? { width, height } : {}),
 });
 
-export function createMediaRepo(ctx: ServiceContext) {
+export function createMediaRepo(ctx: StorageContext) {
   const { sql, blobs } = ctx;
   const row = async (workspaceId: string, id: string) => {
     const r = UUID.test(id) ? await sql.get<Row>("SELECT * FROM media WHERE id = ? AND workspace_id = ?", [id, workspaceId]) : undefined;

@@ -6,7 +6,7 @@
  * const rule = await repo(ctx, createRuleRepo).get(workspaceId, ruleId);
  */
 import { parseCondition, type Condition } from "../core/rules.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
 
 /** A stored rule (its JSON view as well). */
@@ -29,7 +29,7 @@ interface Row {
 const COLUMNS = "id, name, condition, created_at, updated_at";
 
 /** Repository factory; use through `repo(ctx, createRuleRepo)`. */
-export function createRuleRepo(ctx: ServiceContext) {
+export function createRuleRepo(ctx: StorageContext) {
   return {
     async list(workspaceId: string): Promise<StoredRule[]> {
       return (await ctx.sql.all<Row>(`SELECT ${COLUMNS} FROM rules WHERE workspace_id = ? ORDER BY name`, [workspaceId])).map(toRule);

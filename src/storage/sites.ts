@@ -7,7 +7,7 @@
  */
 import { conflict, notFound } from "../core/errors.js";
 import { pageOf } from "../core/lists.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
 
 /** One file of a deploy. */
@@ -57,7 +57,7 @@ const toRecord = (r: Row): DeployRecord => ({
 /** The blob key of a deploy's file. */
 export const siteBlobKey = (workspaceId: string, deployId: string, sha256: string) => `site/${workspaceId}/${deployId}/${sha256}`;
 
-export function createSiteRepo(ctx: ServiceContext) {
+export function createSiteRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const live = (db: Sql, workspaceId: string) =>
     db.get<LivePointer>("SELECT deploy_id, previous_deploy_id FROM site_live WHERE workspace_id = ?", [workspaceId]);

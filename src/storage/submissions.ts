@@ -7,7 +7,7 @@
  * const page = await repo(ctx, createSubmissionRepo).list(form.id, { limit: 20, offset: 0 });
  */
 import type { SubmissionFile } from "../core/form-values.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
 
 /** One stored submission. */
@@ -44,7 +44,7 @@ export function submissionView(s: StoredSubmission) {
 }
 
 /** Repository factory; use through `repo(ctx, createSubmissionRepo)`. */
-export function createSubmissionRepo(ctx: ServiceContext) {
+export function createSubmissionRepo(ctx: StorageContext) {
   return {
     async insert(s: StoredSubmission, db: Sql = ctx.sql): Promise<void> {
       await db.run("INSERT INTO submissions (id, workspace_id, form_id, data, files, submitted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [

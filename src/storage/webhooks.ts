@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { EventName, WebhookFormat } from "../core/events.js";
 import { badRequest, notFound } from "../core/errors.js";
 import type { DebounceScope } from "../core/webhook-policy.js";
-import type { ServiceContext } from "../services/context.js";
+import type { StorageContext } from "./context.js";
 import type { WebhookTarget } from "../core/webhook-target.js";
 
 /** The API record (spec 4.3): never the secret, never a header value. */
@@ -61,7 +61,7 @@ const toRecord = (r: Row): WebhookRecord => ({
 
 const sortedNames = (headers: Record<string, string>) => Object.keys(headers).sort((a, b) => a.localeCompare(b));
 
-export function createWebhookRepo(ctx: ServiceContext) {
+export function createWebhookRepo(ctx: StorageContext) {
   const { sql, sealer } = ctx;
   const find = (workspaceId: string, id: string) => sql.get<Row>("SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?", [id, workspaceId]);
   const row = async (workspaceId: string, id: string) => {

@@ -9,7 +9,7 @@ import { toNodeHandler } from "h3/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_GRANTS } from "../../src/core/grants.js";
 import { allowAccountSession, requireAccountSession, requireGrant, requireKey, requireOwner, tenant } from "../../src/h3.js";
-import { repo } from "../../src/services/context.js";
+import { repo } from "../../src/storage/context.js";
 import { bootstrapDemo, DEMO_OWNER_EMAIL } from "../../src/services/bootstrap.js";
 import { createApiKeyRepo } from "../../src/storage/api-keys.js";
 import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";

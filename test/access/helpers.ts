@@ -11,7 +11,7 @@ import { createHttpApp } from "../../src/http/app.js";
 import { access, type Access } from "../../src/http/access.js";
 import { defineRoutes, type RouteDef } from "../../src/http/route.js";
 import { allRoutes } from "../../src/http/routes/index.js";
-import { repo } from "../../src/services/context.js";
+import { repo } from "../../src/storage/context.js";
 import type { ServiceOptions } from "../../src/service.js";
 import { createApiKeyRepo } from "../../src/storage/api-keys.js";
 import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";

@@ -122,7 +122,7 @@ describe.each(drivers)("last_used_at throttling on %s", (driver) => {
   });
 
   it("the list shows last_used_at (CLI and owner API read the same column)", async () => {
-    const { repo } = await import("../../src/services/context.js");
+    const { repo } = await import("../../src/storage/context.js");
     const { createApiKeyRepo } = await import("../../src/storage/api-keys.js");
     const key = await rig.key(["media:read"]);
     await rig.request(grantPath("media:read"), { token: key });

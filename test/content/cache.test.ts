@@ -8,7 +8,7 @@ import { drivers } from "../helpers/database.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { createService, type Service } from "../../src/service.js";
 import { createEntry } from "../../src/services/entries.js";
-import { repo } from "../../src/services/context.js";
+import { repo } from "../../src/storage/context.js";
 import { createDeliveryCache } from "../../src/services/delivery-cache.js";
 
 describe.each(drivers)("delivery cache on %s", (driver) => {

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { randomUUID } from "node:crypto";
-import { repo } from "../../src/services/context.js";
+import { repo } from "../../src/storage/context.js";
 import { createService } from "../../src/service.js";
 import { createCollection } from "../../src/services/collections.js";
 import { createMediaRepo } from "../../src/storage/media.js";

@@ -12,7 +12,7 @@ import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { CA, startReceiver, type Receiver } from "./helpers.js";
 import { ALL_GRANTS } from "../../src/core/grants.js";
 import { createWebhookRepo } from "../../src/storage/webhooks.js";
-import { repo } from "../../src/services/context.js";
+import { repo } from "../../src/storage/context.js";
 import type { ServiceEvent } from "../../src/core/events.js";
 
 const RECORD_KEYS = ["active", "created_at", "events", "format", "header_names", "id", "url"];

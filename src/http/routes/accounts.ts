@@ -5,7 +5,7 @@
  */
 import { unauthorized } from "../../core/errors.js";
 import { verifyAgainstDummy } from "../../core/passwords.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { createAccountRepo } from "../../storage/accounts.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";

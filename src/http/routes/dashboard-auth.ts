@@ -5,7 +5,7 @@
 import { badRequest, ServiceError } from "../../core/errors.js";
 import { verifyAgainstDummy } from "../../core/passwords.js";
 import { tokenKind } from "../../core/keys.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
 import { createDashboardTokenRepo } from "../../storage/dashboard-tokens.js";
 import { access } from "../access.js";

@@ -15,7 +15,7 @@ import { getCollection } from "../../services/collections.js";
 import { getEntry, listEntries } from "../../services/entries.js";
 import { assertCanRead } from "../../services/gates.js";
 import { createDeliveryCache } from "../../services/delivery-cache.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import type { StoredCollection } from "../../storage/collections.js";
 
 const ACCESS = access.custom("public: none (any credential ignored); private: entries:read; gated: entries:read or an account session satisfying the rule");

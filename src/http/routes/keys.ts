@@ -4,7 +4,7 @@
  */
 import { getRouterParam } from "h3";
 import { listOf } from "../../core/lists.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { createApiKeyRepo } from "../../storage/api-keys.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";

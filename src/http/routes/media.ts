@@ -7,7 +7,7 @@ import { getQuery, getRouterParam, type H3Event } from "h3";
 import { badRequest, payloadTooLarge } from "../../core/errors.js";
 import { contentTypeFor, normalizeContentType, OCTET_STREAM } from "../../core/content-types.js";
 import { sanitizeFilename } from "../../core/filenames.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { createMediaRepo, toMediaMeta } from "../../storage/media.js";
 import { access } from "../access.js";
 import { readBytes } from "../body.js";

@@ -6,7 +6,7 @@
 import { getRouterParam } from "h3";
 import { notFound } from "../../core/errors.js";
 import { listOf } from "../../core/lists.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";

@@ -9,7 +9,7 @@ import { normalizeEmail } from "../../core/email.js";
 import { badRequest, notFound } from "../../core/errors.js";
 import { validateNewPassword } from "../../core/passwords.js";
 import { pageOf } from "../../core/lists.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { createEndUserRepo, type EndUserChange } from "../../storage/end-users.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";

@@ -14,7 +14,7 @@ import {
 } from "../../core/webhook-policy.js";
 import { listOf } from "../../core/lists.js";
 import { isEventName, type EventName, type ServiceEvent } from "../../core/events.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { createWebhookRepo } from "../../storage/webhooks.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJson, readJsonObject } from "../body.js";

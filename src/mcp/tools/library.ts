@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { listOf, pageOf } from "../../core/lists.js";
-import { repo } from "../../services/context.js";
+import { repo } from "../../storage/context.js";
 import { listForms } from "../../services/forms.js";
 import { listSubmissions } from "../../services/submissions.js";
 import { formView } from "../../storage/forms.js";
