@@ -17,6 +17,7 @@ import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
 import { createHttpApp } from "./http/app.js";
+import { handleMcpRequest } from "./mcp/server.js";
 import type { ServiceContext } from "./services/context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
 
@@ -119,6 +120,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       shared,
       logger,
       workspaces: createWorkspaceRepo(sql),
+      mcp: (request, caller) => handleMcpRequest(request, { service: context, ...caller }),
       options: {
         dataDir,
         trustProxy: options.trustProxy ?? false,

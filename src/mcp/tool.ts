@@ -7,14 +7,11 @@
 import type { z } from "zod";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Grant } from "../core/grants.js";
-import type { ServiceContext } from "../services/context.js";
+import type { McpCaller, ServiceContext } from "../services/context.js";
 
 /** What a tool runs with: the service, the key's workspace, and the calling key. */
-export interface ToolContext {
+export interface ToolContext extends McpCaller {
   service: ServiceContext;
-  workspaceId: string;
-  /** The API key that authenticated the request (spec 2.5: its id is `_created_by`). */
-  key: { id: string; grants: readonly Grant[] };
 }
 
 /** A JSON object result: sent as JSON text content and as structuredContent. */

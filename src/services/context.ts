@@ -1,8 +1,9 @@
 /**
  * What every handler, service and command receives: the storage context (storage/context.ts), the
- * event bus, the workspaces, the webhook dispatcher and the resolved options. Repositories hang off
+ * event bus, the workspaces, the webhook dispatcher, the MCP endpoint and the resolved options. Repositories hang off
  * it through `repo()` (storage/context.ts) so feature modules add theirs without a central registry.
  */
+import type { Grant } from "../core/grants.js";
 import type { StorageContext } from "../storage/context.js";
 import type { WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
@@ -23,5 +24,17 @@ export interface ServiceContext extends StorageContext {
   workspaces: WorkspaceRepo;
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
   webhooks: Dispatcher;
+  /**
+   * The MCP endpoint (spec 4.2) as a web handler for an authenticated key. Wired by createService,
+   * so the HTTP route serves it without http importing mcp (they are sibling layers).
+   */
+  mcp(request: Request, caller: McpCaller): Promise<Response>;
   options: ResolvedOptions;
+}
+
+/** Who calls the MCP endpoint: the workspace and the API key the HTTP layer authenticated. */
+export interface McpCaller {
+  workspaceId: string;
+  /** The key's id (spec 2.5: `_created_by`) and grants. */
+  key: { id: string; grants: readonly Grant[] };
 }

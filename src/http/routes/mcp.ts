@@ -2,12 +2,12 @@
  * The agent endpoint /api/mcp (spec 4.2, DESIGN §4.3). `access.key`: any valid API key of the
  * workspace; a missing, malformed or unknown key, a dashboard token or an account session is
  * 401 `{"error":"Unauthorized"}` before any protocol handling (spec 5.2.2). Each tool then checks
- * its own grant at call time (src/mcp/server.ts). See docs/mcp.md.
+ * its own grant at call time (src/mcp/server.ts, reached through `ServiceContext.mcp` because http
+ * and mcp are sibling layers). See docs/mcp.md.
  */
 import { access } from "../access.js";
 import type { Principal } from "../../core/principal.js";
 import { defineRoutes, type RouteContext } from "../route.js";
-import { handleMcpRequest } from "../../mcp/server.js";
 
 /**
  * Stateless streamable HTTP has no server-initiated stream (GET) and no session to end (DELETE):
@@ -30,7 +30,7 @@ export const mcpRoutes = defineRoutes([
     path: "/api/mcp",
     access: access.key,
     summary: "MCP streamable HTTP (stateless, JSON responses); each tool checks its grant (docs/mcp.md)",
-    handler: (event, ctx) => handleMcpRequest(event.req, { service: ctx.service, workspaceId: ctx.workspace.id, key: keyOf(ctx) }),
+    handler: (event, ctx) => ctx.service.mcp(event.req, { workspaceId: ctx.workspace.id, key: keyOf(ctx) }),
   },
   {
     method: "GET",
