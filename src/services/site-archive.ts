@@ -120,11 +120,15 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
     parser.on("end", () => (failure ? reject(failure) : resolve()));
   });
   done.catch(() => {});
+  // Past the end-of-archive blocks the parser only buffers (growing one Buffer per chunk, which is
+  // quadratic): whatever follows is padding, so feeding stops there.
+  let eof = false;
+  parser.on("eof", () => (eof = true));
 
   let seen = 0;
   let head: Buffer | undefined = Buffer.alloc(0);
   for await (const chunk of outer ? inflate(archive) : slices(archive)) {
-    if (failure) break;
+    if (failure || eof) break;
     seen += chunk.byteLength;
     if (seen > tarCap) throw tooLarge(`Archive expands to more than the limit of ${limits.maxBytes} bytes`, { limit: limits.maxBytes });
     if (head) {

@@ -151,19 +151,20 @@ export function createSiteRepo(ctx: ServiceContext) {
     },
 
     /**
-     * Deletes deploys, never the live one nor the previous one (a rollback may have moved the
-     * pointer since the caller chose); answers the ids actually deleted.
+     * Deletes deploys, never the live one (a rollback may have moved the pointer since the caller
+     * chose); a deleted previous deploy is no longer the rollback target. Answers the ids deleted.
      */
     async remove(workspaceId: string, ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
       const list = ids.map(() => "?").join(", ");
-      await sql.run(
-        `DELETE FROM site_deploys WHERE workspace_id = ? AND id IN (${list})
-           AND id NOT IN (SELECT deploy_id FROM site_live WHERE workspace_id = ?)
-           AND id NOT IN (SELECT previous_deploy_id FROM site_live WHERE workspace_id = ? AND previous_deploy_id IS NOT NULL)`,
-        [workspaceId, ...ids, workspaceId, workspaceId],
-      );
-      const left = await sql.all<{ id: string }>(`SELECT id FROM site_deploys WHERE workspace_id = ? AND id IN (${list})`, [workspaceId, ...ids]);
+      const left = await sql.transaction(async (tx) => {
+        await tx.run(`UPDATE site_live SET previous_deploy_id = NULL WHERE workspace_id = ? AND previous_deploy_id IN (${list})`, [workspaceId, ...ids]);
+        await tx.run(
+          `DELETE FROM site_deploys WHERE workspace_id = ? AND id IN (${list}) AND id NOT IN (SELECT deploy_id FROM site_live WHERE workspace_id = ?)`,
+          [workspaceId, ...ids, workspaceId],
+        );
+        return tx.all<{ id: string }>(`SELECT id FROM site_deploys WHERE workspace_id = ? AND id IN (${list})`, [workspaceId, ...ids]);
+      });
       const kept = new Set(left.map((r) => r.id));
       return ids.filter((id) => !kept.has(id));
     },
