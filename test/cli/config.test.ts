@@ -41,6 +41,8 @@ describe("configuration", () => {
     [{}, { PORT: "nope" }, /port \(PORT\)/],
     [{}, { SVC_REDIS_URL: "http://x" }, /redis \(SVC_REDIS_URL\)/],
     [{ config: "missing.json" }, {}, /Config file not found/],
+    [{}, { SVC_KEEP_DEPLOYS: "0" }, /keepDeploys \(SVC_KEEP_DEPLOYS\)/],
+    [{ siteQuota: "lots" }, {}, /siteQuota \(--siteQuota\)/],
   ])("refuses %j %j naming the setting", async (flags, env, message) => {
     await expect(resolveConfig(flags as never, env, dir)).rejects.toThrow(message);
   });
