@@ -53,8 +53,9 @@ export async function deploySite(
   }
   const blobs = new Map([...contents].map(([sha, data]) => [sha, data.byteLength]));
   const quota = ctx.options.siteQuota;
-  if (distinctBytes(blobs) > quota) {
-    throw new ServiceError(413, "payload_too_large", `The site's files take ${distinctBytes(blobs)} bytes, more than this workspace's site quota of ${quota} bytes`, { limit: quota });
+  const distinct = distinctBytes(blobs);
+  if (distinct > quota) {
+    throw new ServiceError(413, "payload_too_large", `The site's files take ${distinct} bytes, more than this workspace's site quota of ${quota} bytes`, { limit: quota });
   }
 
   const lease = await acquireSiteLease(ctx.sql, workspaceId);
@@ -116,15 +117,16 @@ export async function resolveSiteFile(
     const live = await sites(ctx).live(workspaceId);
     if (!live) return { deployed: false };
     const deploy = await cachedDeploy(ctx, workspaceId, live.deploy_id);
-    const { manifest } = deploy;
+    // The deploy read a moment ago may have been pruned since: read the pointer once more.
+    if (!deploy && attempt === 1) continue;
+    const manifest = deploy?.manifest ?? {};
     const hit = candidates.find((p) => Object.hasOwn(manifest, p));
     const path = hit ?? (Object.hasOwn(manifest, "404.html") ? "404.html" : undefined);
     if (!path) return { deployed: true, notFound: true };
     const entry = manifest[path]!;
-    const key = deploy.layout === 2 ? siteBlobKey(workspaceId, entry.sha256) : legacySiteBlobKey(workspaceId, deploy.id, entry.sha256);
+    const key = deploy!.layout === 2 ? siteBlobKey(workspaceId, entry.sha256) : legacySiteBlobKey(workspaceId, deploy!.id, entry.sha256);
     const bytes = await readBlob(ctx.blobs, key);
     if (bytes) return { deployed: true, file: { path, ...entry, bytes }, notFound: hit === undefined };
-    // The deploy read a moment ago may have been pruned since: read the pointer once more.
     if (attempt === 2) throw new Error(`contentsvc: deploy ${live.deploy_id} is missing the blob of ${path}`);
   }
 }
@@ -134,13 +136,14 @@ export async function resolveSiteFile(
 const MANIFEST_CACHE_SIZE = 32;
 const manifests = new WeakMap<ServiceContext, Map<string, StoredDeploy>>();
 
-async function cachedDeploy(ctx: ServiceContext, workspaceId: string, deployId: string): Promise<StoredDeploy> {
+async function cachedDeploy(ctx: ServiceContext, workspaceId: string, deployId: string): Promise<StoredDeploy | undefined> {
   let cache = manifests.get(ctx);
   if (!cache) manifests.set(ctx, (cache = new Map()));
   const key = `${workspaceId}/${deployId}`;
   let deploy = cache.get(key);
   if (deploy) cache.delete(key);
-  else deploy = (await sites(ctx).stored(workspaceId, deployId)) ?? { id: deployId, layout: 2, size: 0, manifest: {} };
+  else deploy = await sites(ctx).stored(workspaceId, deployId);
+  if (!deploy) return undefined;
   cache.set(key, deploy);
   if (cache.size > MANIFEST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return deploy;
