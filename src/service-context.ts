@@ -20,6 +20,12 @@ export interface ResolvedOptions {
   bodyLimit: number;
   /** Largest media upload or site deploy, bytes. */
   uploadLimit: number;
+  /** Site deploys kept per workspace, the live one included. */
+  keepDeploys: number;
+  /** Distinct bytes of site files a workspace may store over its kept deploys. */
+  siteQuota: number;
+  /** Most archive entries (files and directories) in one site deploy. */
+  siteMaxFiles: number;
 }
 
 export interface ServiceContext {

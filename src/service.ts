@@ -40,6 +40,12 @@ export interface ServiceOptions {
   bodyLimit?: number;
   /** Largest media upload or site deploy in bytes. Default 50 MiB. */
   uploadLimit?: number;
+  /** Site deploys kept per workspace (rollback targets), the live one included; older ones and their files are deleted. Default 10. */
+  keepDeploys?: number;
+  /** Bytes of distinct site files one workspace may store over its kept deploys (413 for a deploy larger alone). Default 500 MiB. */
+  siteQuota?: number;
+  /** Most archive entries (files and directories) in one site deploy (413 past it). Default 10,000. */
+  siteMaxFiles?: number;
   /** Logger; default a consola instance tagged `contentsvc`. */
   logger?: ConsolaInstance;
   /** Webhook delivery tuning for tests and embedders (extra CAs, DNS lookup, clock, timeouts). */
@@ -59,6 +65,9 @@ const optionsSchema = z
     allowPrivateWebhookTargets: z.boolean().optional(),
     bodyLimit: z.number().int().positive().optional(),
     uploadLimit: z.number().int().positive().optional(),
+    keepDeploys: z.number().int().min(1).optional(),
+    siteQuota: z.number().int().positive().optional(),
+    siteMaxFiles: z.number().int().positive().optional(),
     logger: z.any().optional(),
     webhooks: z.record(z.string(), z.unknown()).optional(),
     now: z.function().optional(),
@@ -125,6 +134,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         allowPrivateWebhookTargets: allowPrivate,
         bodyLimit: options.bodyLimit ?? 1024 * 1024,
         uploadLimit: options.uploadLimit ?? 50 * 1024 * 1024,
+        keepDeploys: options.keepDeploys ?? 10,
+        siteQuota: options.siteQuota ?? 500 * 1024 * 1024,
+        siteMaxFiles: options.siteMaxFiles ?? 10_000,
       },
       now,
     };

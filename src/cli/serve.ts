@@ -20,6 +20,9 @@ interface ServeFlags {
   allowPrivateWebhookTargets?: boolean;
   trustProxy?: boolean;
   cluster?: string;
+  keepDeploys?: string;
+  siteQuota?: string;
+  siteMaxFiles?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -31,12 +34,18 @@ export function registerServe(program: Command): void {
     .option("--allow-private-webhook-targets", "allow webhook URLs on loopback/private addresses [SVC_WEBHOOKS_ALLOW_PRIVATE=1]")
     .option("--trust-proxy", "read X-Forwarded-Host from a trusted reverse proxy")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
+    .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
+    .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
+    .option("--site-max-files <n>", "most archive entries in one site deploy [SVC_SITE_MAX_FILES] (default 10000)")
     .action(async (opts: ServeFlags, cmd: Command) => {
       const { config } = await commandConfig(cmd, {
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
         ...(opts.allowPrivateWebhookTargets && { allowPrivateWebhookTargets: true }),
         ...(opts.trustProxy && { trustProxy: true }),
+        ...(opts.keepDeploys !== undefined && { keepDeploys: opts.keepDeploys as unknown as number }),
+        ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
+        ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
       });
       const size = parseClusterSize(opts.cluster);
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
