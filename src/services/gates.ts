@@ -37,7 +37,26 @@ export async function evaluateGate(ctx: ServiceContext, collection: StoredCollec
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
 }
 
-function assertEntriesRead(principal: Exclude<Principal, { kind: "account" }> | Principal): void {
+/**
+ * Who makes a management change: a principal of the request, or the local operator (the CLI,
+ * which like an owner bypasses grants).
+ */
+export type Actor = Principal | { kind: "operator" };
+
+/** The operator: what the CLI passes as the actor of its changes. */
+export const OPERATOR: Actor = { kind: "operator" };
+
+/**
+ * The one check of every change that widens who reads entries (core/openings.ts: opening a
+ * collection, pointing it at another rule, changing a rule in use): it needs entries:read, so
+ * collections:write or rules:write alone never reads entries by the back door (spec 5.4.3).
+ * 403 `Missing grant: entries:read`; owners and the operator bypass.
+ */
+export function assertMayOpen(actor: Actor): void {
+  if (actor.kind !== "operator") assertEntriesRead(actor);
+}
+
+function assertEntriesRead(principal: Principal): void {
   if (principal.kind === "user" && principal.role === "owner") return;
   assertGrant(principal.kind === "account" ? [] : principal.grants, "entries:read");
 }
