@@ -32,7 +32,7 @@ export async function assertCanRead(ctx: ServiceContext, collection: StoredColle
 export async function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
   if (!principal) throw unauthorized();
   if (principal.kind !== "account") return assertEntriesRead(principal);
-  const account = { id: principal.id, email: principal.email, attributes: principal.attributes };
+  const account = { id: principal.id, email: principal.email, emailVerified: principal.emailVerified, attributes: principal.attributes };
   if (await accountSatisfiesRule(ctx, collection.workspaceId, collection.rule, account)) return;
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
 }
