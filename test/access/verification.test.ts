@@ -7,6 +7,8 @@
  */
 import { createConsola } from "consola";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { consola } from "consola";
+import { developmentMail } from "../../src/cli/dev-mail.js";
 import { runCli } from "../../src/cli/index.js";
 import type { MailMessage } from "../../src/services/mail.js";
 import { createTestSession } from "../helpers/credentials.js";
@@ -146,6 +148,23 @@ describe("mail without a sender, and the CLI setting", () => {
       expect(logs.join("\n")).not.toMatch(/ev_|who@corp\.example/);
     } finally {
       await t.close();
+    }
+  });
+
+  it("svc serve prints verification messages on loopback (development) and nowhere else", async () => {
+    expect(developmentMail("0.0.0.0", () => 3000)).toEqual({});
+    expect(developmentMail("192.0.2.7", () => 3000)).toEqual({});
+    const { sendMail } = developmentMail("127.0.0.1", () => 4321);
+    const info = vi.spyOn(consola, "info").mockImplementation(() => {});
+    try {
+      const token = `ev_${"a".repeat(64)}`;
+      await sendMail!({ kind: "email-verification", to: "x@corp.example", subject: "s", text: "t", token, host: "demo.localhost", verify_path: "/api/v1/accounts/verify", workspace: { id: "w", slug: "demo", name: "Demo" }, expires_at: "2030-01-01T00:00:00.000Z" });
+      const printed = String(info.mock.calls[0]?.[0]);
+      expect(printed).toContain(token);
+      expect(printed).toContain("http://127.0.0.1:4321/api/v1/accounts/verify");
+      expect(printed).toContain("Host: demo.localhost");
+    } finally {
+      info.mockRestore();
     }
   });
 
