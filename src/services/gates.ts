@@ -1,7 +1,8 @@
 /**
  * Who may read a collection through the delivery API (spec 4.1, 5.3, 5.6). Public collections
  * need nothing; private ones a key (or dashboard session) holding entries:read; gated ones that,
- * or an account session satisfying the collection's rule (services/rules.ts).
+ * or an account session satisfying the collection's rule (services/rules.ts). Also the one check
+ * of changes that widen those readers (assertMayOpen).
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";

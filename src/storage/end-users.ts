@@ -134,11 +134,12 @@ export function createEndUserRepo(ctx: ServiceContext) {
       }
     },
 
-    /** Deletes the user and their sessions; false when there is no such user. */
+    /** Deletes the user, their sessions and verification tokens; false when there is no such user. */
     async remove(workspaceId: string, id: string): Promise<boolean> {
       return sql.transaction(async (tx) => {
         if (!(await get(workspaceId, id, tx))) return false;
         await tx.run("DELETE FROM account_sessions WHERE user_id = ?", [id]);
+        await tx.run("DELETE FROM email_verifications WHERE user_id = ?", [id]);
         await tx.run("DELETE FROM end_users WHERE workspace_id = ? AND id = ?", [workspaceId, id]);
         return true;
       });
