@@ -11,6 +11,7 @@ import type { EventBus } from "./services/bus.js";
 import type { WorkspaceRepo } from "./storage/workspaces.js";
 import type { SharedState } from "./storage/shared-state.js";
 import type { Dispatcher } from "./webhooks/types.js";
+import type { MailSender } from "./services/mail.js";
 
 export interface ResolvedOptions {
   dataDir: string | undefined;
@@ -39,6 +40,8 @@ export interface ServiceContext {
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
   webhooks: Dispatcher;
   options: ResolvedOptions;
+  /** Mail to end users (email verification); the `sendMail` option, or a logged no-op. */
+  sendMail: MailSender;
   /** Milliseconds since the epoch; injectable for tests. */
   now(): number;
 }

@@ -16,6 +16,7 @@ import { createSealer, loadMasterKeys } from "./storage/seal.js";
 import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
+import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { ServiceContext } from "./service-context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
@@ -52,6 +53,8 @@ export interface ServiceOptions {
   webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
+  /** Sends mail to end users (email-verification tokens; see docs/identity.md). Default: log that none is configured. */
+  sendMail?: MailSender;
 }
 
 const optionsSchema = z
@@ -71,6 +74,7 @@ const optionsSchema = z
     logger: z.any().optional(),
     webhooks: z.record(z.string(), z.unknown()).optional(),
     now: z.function().optional(),
+    sendMail: z.function().optional(),
   })
   .strict();
 
@@ -138,6 +142,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         siteQuota: options.siteQuota ?? 500 * 1024 * 1024,
         siteMaxFiles: options.siteMaxFiles ?? 10_000,
       },
+      sendMail: options.sendMail ?? unconfiguredMailSender(logger),
       now,
     };
     const stopFeatures = startFeatures(context);

@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { Command } from "commander";
 import { consola } from "consola";
 import { commandConfig, serviceOptions } from "./context.js";
+import { developmentMail } from "./dev-mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
@@ -57,7 +58,8 @@ export function registerServe(program: Command): void {
         return runPrimary(config, size, { bootstrap: bootstrapOnce, ready: (port, demo) => announce(port, demo, size) });
       }
 
-      const svc = await createService(serviceOptions(config));
+      let listening = config.port;
+      const svc = await createService({ ...serviceOptions(config), ...developmentMail(config.hostname, () => listening) });
       // A cluster worker: the primary already bootstrapped and announces the port.
       const demo = cluster.isWorker ? undefined : await bootstrapOnce(svc.context).catch(async (error: unknown) => {
         await svc.close();
@@ -76,6 +78,7 @@ export function registerServe(program: Command): void {
       });
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
+      listening = port;
       if (!cluster.isWorker) announce(port, demo);
 
       await new Promise<void>((resolve) => {

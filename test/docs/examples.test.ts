@@ -57,7 +57,7 @@ describe("documentation examples", () => {
     let env: Record<string, string>;
     beforeAll(async () => {
       t = await startTestServer("sqlite", { blobs: undefined, allowPrivateWebhookTargets: true });
-      const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", "localhost", "127.0.0.1"], identity: true });
+      const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", "localhost", "127.0.0.1"], identity: true, selfSignup: true });
       env = {
         ...(process.env as Record<string, string>),
         PORT: String(t.port),
