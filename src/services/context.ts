@@ -7,6 +7,7 @@ import type { Grant } from "../core/grants.js";
 import type { StorageContext } from "../storage/context.js";
 import type { WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
+import type { MailSender } from "./mail.js";
 import type { Dispatcher } from "../webhooks/types.js";
 
 export interface ResolvedOptions {
@@ -17,6 +18,12 @@ export interface ResolvedOptions {
   bodyLimit: number;
   /** Largest media upload or site deploy, bytes. */
   uploadLimit: number;
+  /** Site deploys kept per workspace, the live one included. */
+  keepDeploys: number;
+  /** Distinct bytes of site files a workspace may store over its kept deploys. */
+  siteQuota: number;
+  /** Most archive entries (files and directories) in one site deploy. */
+  siteMaxFiles: number;
 }
 
 export interface ServiceContext extends StorageContext {
@@ -30,6 +37,8 @@ export interface ServiceContext extends StorageContext {
    */
   mcp(request: Request, caller: McpCaller): Promise<Response>;
   options: ResolvedOptions;
+  /** Mail to end users (email verification); the `sendMail` option, or a logged no-op. */
+  sendMail: MailSender;
 }
 
 /** Who calls the MCP endpoint: the workspace and the API key the HTTP layer authenticated. */

@@ -1,14 +1,17 @@
 /**
  * Who may read a collection through the delivery API (spec 4.1, 5.3, 5.6). Public collections
  * need nothing; private ones a key (or dashboard session) holding entries:read; gated ones that,
- * or an account session satisfying the collection's rule (services/rules.ts).
+ * or an account session satisfying the collection's rule (managed by services/rules.ts). Also the one check
+ * of changes that widen those readers (assertMayOpen).
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
 import type { Principal } from "../core/principal.js";
+import { evaluateRule, type RuleAccount } from "../core/rules.js";
 import type { StoredCollection } from "../storage/collections.js";
+import { repo } from "../storage/context.js";
+import { createRuleRepo } from "../storage/rules.js";
 import type { ServiceContext } from "./context.js";
-import { accountSatisfiesRule } from "./rules.js";
 
 /**
  * Throws unless `principal` may read `collection` (private or gated). 401 without a credential;
@@ -32,12 +35,41 @@ export async function assertCanRead(ctx: ServiceContext, collection: StoredColle
 export async function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
   if (!principal) throw unauthorized();
   if (principal.kind !== "account") return assertEntriesRead(principal);
-  const account = { id: principal.id, email: principal.email, attributes: principal.attributes };
+  const account = { id: principal.id, email: principal.email, emailVerified: principal.emailVerified, attributes: principal.attributes };
   if (await accountSatisfiesRule(ctx, collection.workspaceId, collection.rule, account)) return;
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
 }
 
-function assertEntriesRead(principal: Exclude<Principal, { kind: "account" }> | Principal): void {
+/**
+ * Who makes a management change: a principal of the request, or the local operator (the CLI,
+ * which like an owner bypasses grants).
+ */
+export type Actor = Principal | { kind: "operator" };
+
+/** The operator: what the CLI passes as the actor of its changes. */
+export const OPERATOR: Actor = { kind: "operator" };
+
+/**
+ * The one check of every change that widens who reads entries (core/openings.ts: opening a
+ * collection, pointing it at another rule, changing a rule in use): it needs entries:read, so
+ * collections:write or rules:write alone never reads entries by the back door (spec 5.4.3).
+ * 403 `Missing grant: entries:read`; owners and the operator bypass.
+ */
+export function assertMayOpen(actor: Actor): void {
+  if (actor.kind !== "operator") assertEntriesRead(actor);
+}
+
+function assertEntriesRead(principal: Principal): void {
   if (principal.kind === "user" && principal.role === "owner") return;
   assertGrant(principal.kind === "account" ? [] : principal.grants, "entries:read");
+}
+
+/**
+ * Whether `account` satisfies the rule `ruleId` of the workspace. A missing rule (or none named)
+ * is satisfied by nobody: absent permission is never open access.
+ */
+async function accountSatisfiesRule(ctx: ServiceContext, workspaceId: string, ruleId: string | null, account: RuleAccount): Promise<boolean> {
+  if (!ruleId) return false;
+  const rule = await repo(ctx, createRuleRepo).get(workspaceId, ruleId);
+  return rule !== undefined && evaluateRule(rule.condition, account);
 }
