@@ -25,9 +25,14 @@ export async function commandConfig(command: Command, extra: Partial<CliConfig> 
   return { config, out: createOutput(Boolean(all.json)) };
 }
 
-/** Service options from the CLI configuration. */
-export function serviceOptions(config: CliConfig) {
+/**
+ * Service options from the CLI configuration, plus the master keys, which only ever come from the
+ * environment (never a config file). The library itself reads no environment variable.
+ */
+export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = process.env) {
   return {
+    secretKey: env.SVC_SECRET_KEY || undefined,
+    oldSecretKeys: env.SVC_SECRET_KEYS_OLD?.split(",").filter((k) => k.trim()),
     dataDir: config.data,
     database: config.database ?? join(config.data, "contentsvc.db"),
     blobs: config.blobs ?? join(config.data, "blobs"),
