@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { consola } from "consola";
 import { commandConfig, serviceOptions } from "./context.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
+import { baseUrl, clientHost, demoBanner } from "./banner.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
 import { isServiceError } from "../core/errors.js";
@@ -25,7 +26,7 @@ interface ServeFlags {
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("Serve every workspace (SQLite + local files by default)")
+    .description("Serve every workspace (SQLite + local files by default); on an empty data directory, first create the demo workspace on localhost, 127.0.0.1 and [::1]")
     .option("--port <port>", "port [PORT] (default 3000)")
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
     .option("--allow-private-webhook-targets", "allow webhook URLs on loopback/private addresses [SVC_WEBHOOKS_ALLOW_PRIVATE=1]")
@@ -40,8 +41,10 @@ export function registerServe(program: Command): void {
       });
       const size = parseClusterSize(opts.cluster);
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
-        consola.success(`contentsvc listening on http://${config.hostname}:${port}${workers ? ` (${workers} workers)` : ""}`);
-        if (demo) printDemo(demo, port);
+        const base = baseUrl(config.hostname, port);
+        const where = clientHost(config.hostname) === config.hostname ? "" : ` (interface ${config.hostname})`;
+        consola.success(`contentsvc listening on ${base}${where}${workers ? ` (${workers} workers)` : ""}`);
+        if (demo) consola.log(demoBanner(demo, base).join("\n"));
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
       };
       if (size !== undefined && cluster.isPrimary) {
@@ -101,14 +104,4 @@ async function bootstrapOnce(ctx: ServiceContext): Promise<DemoCredentials | und
     if (isServiceError(error) && error.status === 409) return undefined;
     throw error;
   }
-}
-
-function printDemo(demo: DemoCredentials, port: number): void {
-  const lines = [
-    `Created the demo workspace on ${demo.hosts.join(" and ")} (shown once, keep it):`,
-    ...(demo.owner ? [`  owner sign-in   ${demo.owner.email} / ${demo.owner.password}`] : []),
-    ...(demo.apiKey ? [`  API key         ${demo.apiKey}`] : []),
-    `  try             curl -H 'Host: demo.localhost' http://127.0.0.1:${port}/api/v1/posts`,
-  ];
-  consola.box(lines.join("\n"));
 }
