@@ -15,12 +15,21 @@ export interface GlobalFlags {
   redis?: string;
   config?: string;
   json?: boolean;
+  allowPrivateWebhookTargets?: boolean;
 }
 
 export async function commandConfig(command: Command, extra: Partial<CliConfig> = {}): Promise<{ config: CliConfig; out: Output }> {
   const all = command.optsWithGlobals<GlobalFlags>();
   // Only the global flags feed the configuration; a command's own options stay its own.
-  const flags = { data: all.data, database: all.database, blobs: all.blobs, redis: all.redis, config: all.config };
+  const flags = {
+    data: all.data,
+    database: all.database,
+    blobs: all.blobs,
+    redis: all.redis,
+    config: all.config,
+    // One switch for every command: saving, testing and the deliveries of CLI writes alike.
+    allowPrivateWebhookTargets: all.allowPrivateWebhookTargets || undefined,
+  };
   const config = await resolveConfig({ ...flags, ...extra });
   return { config, out: createOutput(Boolean(all.json)) };
 }

@@ -19,6 +19,10 @@ export function buildProgram(): Command {
     .option("--redis <url>", "Redis URL for several instances [SVC_REDIS_URL]")
     .option("--config <file>", "config file (default svc.config.ts|mjs|json in the current directory)")
     .option("--json", "machine output on stdout")
+    .option(
+      "--allow-private-webhook-targets",
+      "development only: webhook URLs on loopback/private addresses are saved and delivered to, by serve and by every command that saves, tests or (through a write) delivers [SVC_WEBHOOKS_ALLOW_PRIVATE=1]",
+    )
     .showHelpAfterError("(run svc --help for usage)")
     .exitOverride();
   registerServe(program);

@@ -18,7 +18,6 @@ import type { ServiceContext } from "../service-context.js";
 interface ServeFlags {
   port?: string;
   hostname?: string;
-  allowPrivateWebhookTargets?: boolean;
   trustProxy?: boolean;
   cluster?: string;
 }
@@ -29,14 +28,12 @@ export function registerServe(program: Command): void {
     .description("Serve every workspace (SQLite + local files by default); on an empty data directory, first create the demo workspace on localhost, 127.0.0.1 and [::1]")
     .option("--port <port>", "port [PORT] (default 3000)")
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
-    .option("--allow-private-webhook-targets", "allow webhook URLs on loopback/private addresses [SVC_WEBHOOKS_ALLOW_PRIVATE=1]")
     .option("--trust-proxy", "read X-Forwarded-Host from a trusted reverse proxy")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .action(async (opts: ServeFlags, cmd: Command) => {
       const { config } = await commandConfig(cmd, {
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
-        ...(opts.allowPrivateWebhookTargets && { allowPrivateWebhookTargets: true }),
         ...(opts.trustProxy && { trustProxy: true }),
       });
       const size = parseClusterSize(opts.cluster);
