@@ -21,7 +21,7 @@ export function buildProgram(): Command {
     .option("--json", "machine output on stdout")
     .option(
       "--allow-private-webhook-targets",
-      "development only: webhook URLs on loopback/private addresses are saved and delivered to, by serve and by every command that saves, tests or (through a write) delivers [SVC_WEBHOOKS_ALLOW_PRIVATE=1]",
+      "development only: allow webhook URLs on loopback/private addresses, saving and delivering alike (serve, webhooks create/test, every command that writes) [SVC_WEBHOOKS_ALLOW_PRIVATE=1]",
     )
     .showHelpAfterError("(run svc --help for usage)")
     .exitOverride();

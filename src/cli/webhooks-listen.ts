@@ -36,7 +36,7 @@ export function registerListen(wh: Command): void {
     .requiredOption("--secret <secret>", "the webhook's secret")
     .option("--port <port>", "port", "8787")
     .option("--hostname <host>", "interface", "127.0.0.1")
-    .option("--cert <file>", "your own TLS certificate (PEM), instead of the local one generated into <data>/webhooks-tls/")
+    .option("--cert <file>", "your own TLS certificate (PEM), instead of the local one generated into the data directory (webhooks-tls/)")
     .option("--key <file>", "its private key (PEM)")
     .option("--http", "serve plain HTTP (behind a proxy that terminates TLS); deliveries only go to https://")
     .option("--exit-on-bad-signature", "exit with code 1 at the first delivery whose signature does not verify")
