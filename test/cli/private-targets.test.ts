@@ -54,9 +54,11 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
       listener.once("exit", (code) => reject(new Error(`listen exited ${code}`)));
     });
   const stopListener = async () => {
-    if (!listener || listener.exitCode !== null) return;
-    const exited = new Promise((resolve) => listener!.once("exit", resolve));
-    listener.kill("SIGTERM");
+    const child = listener;
+    listener = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
     await exited;
   };
   const delivered = async (predicate: (body: any) => boolean) => {
@@ -125,6 +127,30 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
     const again = await startListener("whsec_other");
     expect(again.ca).toBe(ca);
     expect([readFileSync(ca, "utf8"), readFileSync(join(dir, "webhooks-tls", "cert.pem"), "utf8")]).toEqual(before);
+  }, 60_000);
+
+  it("listen, for a person, prints the URL to register, the CA file and the NODE_EXTRA_CA_CERTS the sender needs", async () => {
+    await stopListener();
+    // The test runner's variables make consola quiet; a user's shell has none of them.
+    const env = baseEnv();
+    for (const name of Object.keys(env)) if (/^(VITEST|TEST$|NODE_ENV$)/.test(name)) delete env[name];
+    const child = spawn(process.execPath, ["bin/svc.mjs", "--data", dir, "webhooks", "listen", "--secret", "whsec_s", "--port", String(port)], { env: { ...env, NO_COLOR: "1" } });
+    let out = "";
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          if (out.includes("npx svc serve")) resolve();
+        });
+        child.once("exit", () => reject(new Error(`listen exited:\n${out}`)));
+      });
+      const ca = join(dir, "webhooks-tls", "ca.pem");
+      expect(out).toContain(`--url https://127.0.0.1:${port}/`);
+      expect(out).toContain(`CA         ${ca}`);
+      expect(out).toContain(`NODE_EXTRA_CA_CERTS=${ca} npx svc serve --allow-private-webhook-targets`);
+    } finally {
+      child.kill("SIGTERM");
+    }
   }, 60_000);
 
   it("svc serve honours the switch when saving a webhook over HTTP", async () => {
