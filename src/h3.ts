@@ -15,7 +15,7 @@ import { resolveTenant } from "./http/middleware/tenant.js";
 import { authenticate, authorize } from "./http/middleware/auth.js";
 import type { Access } from "./http/access.js";
 import type { Principal } from "./core/principal.js";
-import { errorResponse, toServiceError } from "./http/errors.js";
+import { errorResponse, refusedBodyHeaders, toServiceError } from "./http/errors.js";
 
 export type { Access } from "./http/access.js";
 export type { Principal } from "./core/principal.js";
@@ -53,7 +53,7 @@ function respond(fn: (event: H3Event) => Promise<void>): Middleware {
     } catch (error) {
       const { error: mapped, unexpected } = toServiceError(error);
       if (unexpected) throw error;
-      return errorResponse(mapped);
+      return errorResponse(mapped, refusedBodyHeaders(event));
     }
   };
 }

@@ -3,9 +3,10 @@
  * status. Unexpected errors are logged and answered 500 without details (no stack, no SQL); the
  * HTTP-free part of the mapping is core/error-mapping.ts, shared with the MCP tools.
  */
-import { HTTPError } from "h3";
+import { HTTPError, type H3Event } from "h3";
 import { ServiceError } from "../core/errors.js";
 import { asServiceError } from "../core/error-mapping.js";
+import { bodyLeftUnread } from "./body.js";
 
 export function toServiceError(error: unknown): { error: ServiceError; unexpected: boolean } {
   const cause = error instanceof HTTPError && error.cause !== undefined ? error.cause : error;
@@ -21,4 +22,9 @@ export function errorResponse(error: ServiceError, extraHeaders?: Record<string,
     status: error.status,
     headers: { "content-type": "application/json; charset=utf-8", ...error.headers, ...extraHeaders },
   });
+}
+
+/** `Connection: close` on a refusal that leaves the request body unread (see bodyLeftUnread). */
+export function refusedBodyHeaders(event: H3Event): Record<string, string> | undefined {
+  return bodyLeftUnread(event) ? { connection: "close" } : undefined;
 }
