@@ -11,6 +11,8 @@ import type { EventBus } from "./services/bus.js";
 import type { WorkspaceRepo } from "./storage/workspaces.js";
 import type { SharedState } from "./storage/shared-state.js";
 import type { Dispatcher } from "./webhooks/types.js";
+import type { ScryptParams } from "./core/passwords.js";
+import type { SignInLimits } from "./core/sign-in-limits.js";
 
 export interface ResolvedOptions {
   dataDir: string | undefined;
@@ -20,6 +22,10 @@ export interface ResolvedOptions {
   bodyLimit: number;
   /** Largest media upload or site deploy, bytes. */
   uploadLimit: number;
+  /** scrypt cost of new password hashes: OWASP_SCRYPT unless `insecureFastPasswordHashing`. */
+  passwordParams: ScryptParams;
+  /** Sign-in throttling (http/middleware/login-limit.ts). */
+  signInLimits: SignInLimits;
 }
 
 export interface ServiceContext {

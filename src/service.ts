@@ -19,6 +19,8 @@ import { createEventBus } from "./services/bus.js";
 import { createHttpApp } from "./http/app.js";
 import type { ServiceContext } from "./service-context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
+import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/passwords.js";
+import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
 
 /** Options of {@link createService}. Every field is optional; the defaults make a working service. */
 export interface ServiceOptions {
@@ -32,7 +34,7 @@ export interface ServiceOptions {
   redis?: string;
   /** Master key for secrets at rest, base64 of 32 bytes. Default `SVC_SECRET_KEY` or `<dataDir>/secret.key`. */
   secretKey?: string;
-  /** Read X-Forwarded-Host behind a trusted proxy. Default false. */
+  /** Behind a trusted proxy: read X-Forwarded-Host, and the client address from the right-most X-Forwarded-For entry. Default false. */
   trustProxy?: boolean;
   /** Let webhook URLs point at loopback/private addresses (local development, tests). Default `SVC_WEBHOOKS_ALLOW_PRIVATE=1`, else false. */
   allowPrivateWebhookTargets?: boolean;
@@ -46,6 +48,14 @@ export interface ServiceOptions {
   webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
+  /** Sign-in throttling: free failures per account + address and per address, back-off (docs/access.md). Default {@link DEFAULT_SIGN_IN_LIMITS}. */
+  signInLimits?: Partial<SignInLimits>;
+  /**
+   * Tests only: hash new passwords with scrypt N=2^10 instead of OWASP's N=2^17 (r=8, p=1), so
+   * suites that create many users stay fast. Logs a warning at start; the CLI never sets it; a
+   * service without it rehashes such a password at the user's next sign-in. Default false.
+   */
+  insecureFastPasswordHashing?: boolean;
 }
 
 const optionsSchema = z
@@ -62,6 +72,8 @@ const optionsSchema = z
     logger: z.any().optional(),
     webhooks: z.record(z.string(), z.unknown()).optional(),
     now: z.function().optional(),
+    signInLimits: z.record(z.string(), z.unknown()).optional(),
+    insecureFastPasswordHashing: z.boolean().optional(),
   })
   .strict();
 
@@ -95,6 +107,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const dataDir = resolve(options.dataDir ?? process.env.SVC_DATA_DIR ?? "./.svc");
   const logger = options.logger ?? createConsola({ defaults: { tag: "contentsvc" } });
   const now = options.now ?? Date.now;
+  const signInLimits = withOptionPrefix(() => resolveSignInLimits(options.signInLimits as Partial<SignInLimits> | undefined));
 
   const sql = typeof options.database === "object" ? options.database : await openDatabase(options.database ?? join(dataDir, "contentsvc.db"));
   const ownsSql = typeof options.database !== "object";
@@ -125,9 +138,12 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         allowPrivateWebhookTargets: allowPrivate,
         bodyLimit: options.bodyLimit ?? 1024 * 1024,
         uploadLimit: options.uploadLimit ?? 50 * 1024 * 1024,
+        passwordParams: options.insecureFastPasswordHashing ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT,
+        signInLimits,
       },
       now,
     };
+    if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
     const stopFeatures = startFeatures(context);
     const app = createHttpApp(context);
     let closed: Promise<void> | undefined;
@@ -150,5 +166,13 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     for (const fn of cleanup) await fn().catch(() => {});
     if (ownsSql) await sql.close().catch(() => {});
     throw error;
+  }
+}
+
+function withOptionPrefix<T>(resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (error) {
+    throw new Error(`contentsvc: invalid option ${(error as Error).message}`);
   }
 }

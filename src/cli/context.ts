@@ -34,6 +34,13 @@ export function serviceOptions(config: CliConfig) {
     redis: config.redis,
     trustProxy: config.trustProxy,
     allowPrivateWebhookTargets: config.allowPrivateWebhookTargets,
+    signInLimits: {
+      accountFailures: config.loginAccountFailures,
+      addressFailures: config.loginAddressFailures,
+      backoffMs: config.loginBackoffMs,
+      maxBackoffMs: config.loginMaxBackoffMs,
+      windowMs: config.loginWindowMs,
+    },
   };
 }
 

@@ -64,7 +64,7 @@ export function createEndUserRepo(ctx: ServiceContext) {
 
     async create(workspaceId: string, input: { email: string; password: string; attributes: Record<string, unknown>; active: boolean }): Promise<EndUser> {
       const at = new Date(ctx.now()).toISOString();
-      const hash = await hashPassword(input.password);
+      const hash = await hashPassword(input.password, ctx.options.passwordParams);
       const row: Row = { id: randomUUID(), email: input.email, attributes: JSON.stringify(input.attributes), active: input.active ? 1 : 0, created_at: at, updated_at: at };
       try {
         await sql.run(
@@ -80,7 +80,7 @@ export function createEndUserRepo(ctx: ServiceContext) {
 
     /** Applies a change; undefined when there is no such user. Deactivation ends every session. */
     async update(workspaceId: string, id: string, change: EndUserChange): Promise<EndUser | undefined> {
-      const hash = change.password === undefined ? undefined : await hashPassword(change.password);
+      const hash = change.password === undefined ? undefined : await hashPassword(change.password, ctx.options.passwordParams);
       try {
         return await sql.transaction(async (tx) => {
           const before = await get(workspaceId, id, tx);
