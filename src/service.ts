@@ -17,6 +17,7 @@ import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
 import { createHttpApp } from "./http/app.js";
+import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./service-context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
 import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/passwords.js";
@@ -80,8 +81,11 @@ const optionsSchema = z
 export interface Service {
   /** The h3 app; mount it or call `app.request()`. */
   app: H3;
-  /** Web-standard handler for Bun.serve, Deno.serve, workers. */
-  fetch: (request: Request) => Promise<Response>;
+  /**
+   * Web-standard handler for Bun.serve, Deno.serve, workers. Pass it to Bun.serve or Deno.serve
+   * as is: the second argument they give it (server / info) supplies the client's address.
+   */
+  fetch: (request: Request, runtime?: unknown) => Promise<Response>;
   /** node:http / Express handler. */
   handler: NodeHandler;
   /** Storage, bus and options, for advanced embedding and tests. */
@@ -150,7 +154,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     return {
       app,
       context,
-      fetch: (request) => Promise.resolve(app.fetch(request)),
+      fetch: (request, runtime) => Promise.resolve(app.fetch(withPeerAddress(request, runtime))),
       handler: toNodeHandler(app),
       close() {
         closed ??= (async () => {

@@ -175,6 +175,41 @@ describe.each(drivers)("the client address behind a trusted proxy on %s", (drive
   });
 });
 
+describe("the client address of a bare web Request (svc.fetch, as Bun.serve and Deno.serve call it)", () => {
+  let t: TestServer;
+  let workspaceId: string;
+  beforeAll(async () => {
+    const still = Date.parse("2030-01-01T00:00:00.000Z");
+    t = await startTestServer(drivers[0], { now: () => still });
+    workspaceId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+  });
+  afterAll(() => t?.close());
+
+  const bun = (address: string) => ({ requestIP: () => ({ address, family: "IPv4", port: 1234 }) });
+  const deno = (hostname: string) => ({ remoteAddr: { transport: "tcp", hostname, port: 1234 } });
+  const signIn = (email: string, password: string, runtime?: unknown) =>
+    t.svc.fetch(
+      new Request("http://demo.localhost/api/dashboard/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) }),
+      runtime,
+    );
+
+  it("comes from the runtime's second handler argument: Bun's server.requestIP() or Deno's info.remoteAddr", async () => {
+    const email = await createUser(t.svc.context, workspaceId, "dashboard");
+    for (let i = 0; i < accountFailures; i++) expect((await signIn(email, "wrong password!", bun("198.51.100.30"))).status).toBe(401);
+    expect((await signIn(email, PASSWORD, bun("198.51.100.30"))).status).toBe(429);
+    expect((await signIn(email, PASSWORD, deno("198.51.100.30"))).status).toBe(429);
+    expect((await signIn(email, PASSWORD, deno("198.51.100.31"))).status).toBe(200);
+    expect((await signIn(email, PASSWORD, bun("198.51.100.32"))).status).toBe(200);
+  });
+
+  it("without one, every such request shares the address \"unknown\"", async () => {
+    const email = await createUser(t.svc.context, workspaceId, "dashboard");
+    for (let i = 0; i < accountFailures; i++) expect((await signIn(email, "wrong password!")).status).toBe(401);
+    expect((await signIn(email, PASSWORD)).status).toBe(429);
+    expect((await signIn(email, PASSWORD, bun("198.51.100.33"))).status).toBe(200);
+  });
+});
+
 describe.runIf(REDIS_URL)("sign-in throttling shared through Redis by two instances", () => {
   let a: TestServer;
   let b: TestServer;
