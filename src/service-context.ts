@@ -11,7 +11,7 @@ import type { EventBus } from "./services/bus.js";
 import type { WorkspaceRepo } from "./storage/workspaces.js";
 import type { SharedState } from "./storage/shared-state.js";
 import type { Dispatcher } from "./webhooks/types.js";
-import type { ScryptParams } from "./core/passwords.js";
+import type { ScryptParams } from "./core/scrypt.js";
 import type { SignInLimits } from "./core/sign-in-limits.js";
 
 export interface ResolvedOptions {

@@ -20,7 +20,7 @@ import { createHttpApp } from "./http/app.js";
 import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./service-context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
-import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/passwords.js";
+import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
 import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
 
 /** Options of {@link createService}. Every field is optional; the defaults make a working service. */

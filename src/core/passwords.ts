@@ -5,16 +5,16 @@
  *
  * Stored form: `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`. Passwords are NFC-normalized
  * before hashing so the same visible password matches whatever the client's keyboard sent.
- * Derivations always run on libuv's thread pool (never scryptSync), at most
- * MAX_PARALLEL_DERIVATIONS at a time, so a burst of sign-ins costs bounded memory.
+ * The cost parameters and the derivation itself are in scrypt.ts.
  *
  * @example
  * const stored = await hashPassword("correct horse battery");
  * await verifyPassword("correct horse battery", stored); // true
  */
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { badRequest } from "./errors.js";
 import { isTokenFormat, tokenKind } from "./keys.js";
+import { derive, OWASP_SCRYPT, type ScryptParams } from "./scrypt.js";
 
 /**
  * The length rule, in Unicode code points.
@@ -25,35 +25,6 @@ import { isTokenFormat, tokenKind } from "./keys.js";
 export const PASSWORD_MIN_LENGTH = 8;
 /** @example PASSWORD_MAX_LENGTH; // 1024 */
 export const PASSWORD_MAX_LENGTH = 1024;
-
-/** scrypt cost parameters. */
-export interface ScryptParams {
-  N: number;
-  r: number;
-  p: number;
-}
-
-/**
- * OWASP Password Storage Cheat Sheet's minimum for scrypt: N=2^17, r=8, p=1 (128 MiB per
- * derivation). The default everywhere, and the only cost the CLI can run with.
- *
- * @example
- * await hashPassword(pw, OWASP_SCRYPT); // "scrypt$131072$8$1$…"
- */
-export const OWASP_SCRYPT: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 17, r: 8, p: 1 });
-
-/**
- * A deliberately weak cost (1 MiB, ~2 ms) for test suites that create many users; only reachable
- * through the `insecureFastPasswordHashing` library option, and upgraded by `needsRehash` at the
- * next sign-in on a service running the default.
- *
- * @example
- * await hashPassword(pw, INSECURE_FAST_SCRYPT); // "scrypt$1024$8$1$…"
- */
-export const INSECURE_FAST_SCRYPT: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 10, r: 8, p: 1 });
-
-/** Each derivation at OWASP cost holds 128 MiB: two at a time bound the memory and leave thread-pool slots for I/O. */
-export const MAX_PARALLEL_DERIVATIONS = 2;
 
 const KEY_LENGTH = 64;
 const SALT_LENGTH = 16;
@@ -188,31 +159,6 @@ function parse(stored: unknown): Parsed | undefined {
 
 function encode({ N, r, p }: ScryptParams, salt: Buffer, hash: Buffer): string {
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${hash.toString("base64")}`;
-}
-
-/**
- * The memory one derivation needs, as OpenSSL counts it (128·r·(N+2) for V plus 128·r·p for B),
- * plus 1 MiB of headroom: Node's default maxmem (32 MiB) refuses N=2^17, r=8 (128 MiB).
- */
-export const scryptMaxmem = ({ N, r, p }: ScryptParams) => 128 * r * (N + 2) + 128 * r * p + 2 ** 20;
-
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function derive(password: string, salt: Buffer, keylen: number, params: ScryptParams): Promise<Buffer> {
-  // A finishing derivation hands its slot straight to the next waiter, so the cap holds exactly.
-  if (running < MAX_PARALLEL_DERIVATIONS) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-  try {
-    const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: scryptMaxmem(params) };
-    return await new Promise<Buffer>((resolve, reject) => {
-      scrypt(password.normalize("NFC"), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
-    });
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
 }
 
 /**

@@ -4,7 +4,8 @@
  * with the service's default cost (not the fast test cost other suites use).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword, INSECURE_FAST_SCRYPT, verifyPassword } from "../../src/core/passwords.js";
+import { hashPassword, verifyPassword } from "../../src/core/passwords.js";
+import { INSECURE_FAST_SCRYPT } from "../../src/core/scrypt.js";
 import { repo } from "../../src/service-context.js";
 import { createAccountRepo } from "../../src/storage/accounts.js";
 import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
