@@ -49,7 +49,11 @@ export interface ServiceOptions {
   webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
-  /** Sign-in throttling: free failures per account + address and per address, back-off (docs/access.md). Default {@link DEFAULT_SIGN_IN_LIMITS}. */
+  /**
+   * Sign-in throttling (docs/access.md): `accountFailures` (10) free failures per account + client
+   * address, `addressFailures` (100) per address, then a back-off from `backoffMs` (1000) doubling up
+   * to `maxBackoffMs` (15 min); failures forgotten `windowMs` (1 h) after the last one.
+   */
   signInLimits?: Partial<SignInLimits>;
   /**
    * Tests only: hash new passwords with scrypt N=2^10 instead of OWASP's N=2^17 (r=8, p=1), so
