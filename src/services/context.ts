@@ -1,16 +1,18 @@
 /**
  * What every handler, service and command receives: the storage context (storage/context.ts), the
- * event bus, the workspaces, the webhook dispatcher, the MCP endpoint and the resolved options. Repositories hang off
- * it through `repo()` (storage/context.ts) so feature modules add theirs without a central registry.
+ * event bus, the workspaces, the webhook dispatcher, the MCP endpoint, mail and the resolved
+ * options. Repositories hang off it through `repo()` (storage/context.ts) so feature modules add
+ * theirs without a central registry.
  */
 import type { Grant } from "../core/grants.js";
-import type { StorageContext } from "../storage/context.js";
+import type { SignInLimits } from "../core/sign-in-limits.js";
+import type { StorageContext, StorageOptions } from "../storage/context.js";
 import type { WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
 import type { MailSender } from "./mail.js";
 import type { Dispatcher } from "../webhooks/types.js";
 
-export interface ResolvedOptions {
+export interface ResolvedOptions extends StorageOptions {
   dataDir: string | undefined;
   trustProxy: boolean;
   allowPrivateWebhookTargets: boolean;
@@ -24,6 +26,8 @@ export interface ResolvedOptions {
   siteQuota: number;
   /** Most archive entries (files and directories) in one site deploy. */
   siteMaxFiles: number;
+  /** Sign-in throttling (http/middleware/login-limit.ts). */
+  signInLimits: SignInLimits;
 }
 
 export interface ServiceContext extends StorageContext {

@@ -1,9 +1,10 @@
 /**
  * What the storage layer needs from a running service: the SQL handle, the blob store, the sealer,
- * the shared state, the logger and the clock. Repositories take it; the full `ServiceContext`
+ * the shared state, the logger, the clock and the options it reads. Repositories take it; the full `ServiceContext`
  * (services/context.ts) extends it, so a service passes its own context straight through.
  */
 import type { Storage } from "unstorage";
+import type { ScryptParams } from "../core/scrypt.js";
 import type { ConsolaInstance } from "consola";
 import type { Sql } from "./sql.js";
 import type { Sealer } from "./seal.js";
@@ -15,8 +16,15 @@ export interface StorageContext {
   sealer: Sealer;
   shared: SharedState;
   logger: ConsolaInstance;
+  options: StorageOptions;
   /** Milliseconds since the epoch; injectable for tests. */
   now(): number;
+}
+
+/** The resolved options storage reads (services/context.ts `ResolvedOptions` has them all). */
+export interface StorageOptions {
+  /** scrypt cost of new password hashes: OWASP_SCRYPT unless `insecureFastPasswordHashing`. */
+  passwordParams: ScryptParams;
 }
 
 const repos = new WeakMap<object, Map<unknown, unknown>>();
