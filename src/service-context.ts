@@ -20,6 +20,8 @@ export interface ResolvedOptions {
   bodyLimit: number;
   /** Largest media upload or site deploy, bytes. */
   uploadLimit: number;
+  /** Serve the web dashboard at `/_/` on each workspace's dashboard host. */
+  dashboard: boolean;
 }
 
 export interface ServiceContext {

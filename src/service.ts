@@ -46,6 +46,8 @@ export interface ServiceOptions {
   webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
+  /** Serve the web dashboard at `/_/` on each workspace's dashboard host (docs/dashboard.md). Default true. */
+  dashboard?: boolean;
 }
 
 const optionsSchema = z
@@ -62,6 +64,7 @@ const optionsSchema = z
     logger: z.any().optional(),
     webhooks: z.record(z.string(), z.unknown()).optional(),
     now: z.function().optional(),
+    dashboard: z.boolean().optional(),
   })
   .strict();
 
@@ -125,6 +128,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         allowPrivateWebhookTargets: allowPrivate,
         bodyLimit: options.bodyLimit ?? 1024 * 1024,
         uploadLimit: options.uploadLimit ?? 50 * 1024 * 1024,
+        dashboard: options.dashboard ?? true,
       },
       now,
     };

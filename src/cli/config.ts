@@ -17,6 +17,7 @@ export const configSchema = z
     hostname: z.string().min(1).describe("Interface svc serve listens on"),
     allowPrivateWebhookTargets: z.boolean().describe("Allow webhook URLs on loopback/private addresses (development only)"),
     trustProxy: z.boolean().describe("Read X-Forwarded-Host from a trusted reverse proxy"),
+    dashboard: z.boolean().describe("Serve the web dashboard at /_/ on each workspace's dashboard host"),
   })
   .strict();
 
@@ -28,6 +29,7 @@ export const CONFIG_DEFAULTS: CliConfig = {
   hostname: "127.0.0.1",
   allowPrivateWebhookTargets: false,
   trustProxy: false,
+  dashboard: true,
 };
 
 /** Environment variables and the setting each one feeds. */

@@ -34,6 +34,7 @@ export function serviceOptions(config: CliConfig) {
     redis: config.redis,
     trustProxy: config.trustProxy,
     allowPrivateWebhookTargets: config.allowPrivateWebhookTargets,
+    dashboard: config.dashboard,
   };
 }
 

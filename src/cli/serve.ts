@@ -20,6 +20,7 @@ interface ServeFlags {
   allowPrivateWebhookTargets?: boolean;
   trustProxy?: boolean;
   cluster?: string;
+  dashboard?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -30,6 +31,7 @@ export function registerServe(program: Command): void {
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
     .option("--allow-private-webhook-targets", "allow webhook URLs on loopback/private addresses [SVC_WEBHOOKS_ALLOW_PRIVATE=1]")
     .option("--trust-proxy", "read X-Forwarded-Host from a trusted reverse proxy")
+    .option("--no-dashboard", "do not serve the web dashboard at /_/")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .action(async (opts: ServeFlags, cmd: Command) => {
       const { config } = await commandConfig(cmd, {
@@ -37,11 +39,12 @@ export function registerServe(program: Command): void {
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
         ...(opts.allowPrivateWebhookTargets && { allowPrivateWebhookTargets: true }),
         ...(opts.trustProxy && { trustProxy: true }),
+        ...(opts.dashboard === false && { dashboard: false }),
       });
       const size = parseClusterSize(opts.cluster);
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
         consola.success(`contentsvc listening on http://${config.hostname}:${port}${workers ? ` (${workers} workers)` : ""}`);
-        if (demo) printDemo(demo, port);
+        if (demo) printDemo(demo, port, config.dashboard);
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
       };
       if (size !== undefined && cluster.isPrimary) {
@@ -103,11 +106,12 @@ async function bootstrapOnce(ctx: ServiceContext): Promise<DemoCredentials | und
   }
 }
 
-function printDemo(demo: DemoCredentials, port: number): void {
+function printDemo(demo: DemoCredentials, port: number, dashboard: boolean): void {
   const lines = [
     `Created the demo workspace on ${demo.hosts.join(" and ")} (shown once, keep it):`,
     ...(demo.owner ? [`  owner sign-in   ${demo.owner.email} / ${demo.owner.password}`] : []),
     ...(demo.apiKey ? [`  API key         ${demo.apiKey}`] : []),
+    ...(dashboard && demo.dashboardHost ? [`  dashboard       http://${demo.dashboardHost}:${port}/_/`] : []),
     `  try             curl -H 'Host: demo.localhost' http://127.0.0.1:${port}/api/v1/posts`,
   ];
   consola.box(lines.join("\n"));

@@ -7,6 +7,7 @@ import { contentVersions } from "./002-content-versions.js";
 import { entryCounts } from "./003-entry-counts.js";
 import { listIndexes } from "./004-list-indexes.js";
 import { statementTriggers } from "./005-statement-triggers.js";
+import { dashboardHosts } from "./008-dashboard-hosts.js";
 
 export interface Migration {
   id: number;
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   { id: 3, name: "entry-counts", sql: entryCounts },
   { id: 4, name: "list-indexes", sql: listIndexes },
   { id: 5, name: "statement-triggers", sql: statementTriggers },
+  { id: 8, name: "dashboard-hosts", sql: dashboardHosts },
 ];
