@@ -102,6 +102,7 @@ export async function signIn(page: Page, url: string, email: string, password: s
 /** Screenshot of the viewport into docs/dashboard/<name>.png (committed, rewritten each run). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
