@@ -13,6 +13,7 @@ import { lifecycleEvents, type ContentEventName } from "../core/events.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
 import { parseEntryListQuery } from "../core/entry-query.js";
+import { pageOf } from "../core/lists.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { createEntryRepo, toEntry, type Entry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
@@ -115,10 +116,7 @@ export async function listEntries(ctx: ServiceContext, collection: StoredCollect
   const entries = repo(ctx, createEntryRepo);
   const { rows, total } = await entries.list(collection.id, query, opts.publishedOnly);
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
-  return {
-    data: rows.map((r) => toEntry(collection, r, relations?.get(r.id))),
-    meta: { total, limit: query.limit, offset: query.offset },
-  };
+  return pageOf(rows.map((r) => toEntry(collection, r, relations?.get(r.id))), total, query);
 }
 
 function entryNotFound() {

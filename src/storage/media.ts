@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { notFound } from "../core/errors.js";
 import { imageSize } from "../core/image-size.js";
+import { pageOf, type ListResponse, type PageMeta } from "../core/lists.js";
 import type { ServiceContext } from "../service-context.js";
 import { readBlob, removeBlobs, writeBlob } from "./blob-bytes.js";
 
@@ -26,10 +27,7 @@ export interface MediaRecord {
 /** The public `/meta` shape (DESIGN §4.2), plus width/height when known. */
 export type MediaMeta = Pick<MediaRecord, "id" | "filename" | "content_type" | "size" | "created_at" | "width" | "height">;
 
-export interface MediaPage {
-  data: MediaRecord[];
-  meta: { total: number; limit: number; offset: number };
-}
+export type MediaPage = ListResponse<MediaRecord, PageMeta>;
 
 interface Row {
   id: string;
@@ -114,7 +112,7 @@ export function createMediaRepo(ctx: ServiceContext) {
         page.offset,
       ]);
       const total = await sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM media WHERE workspace_id = ?", [workspaceId]);
-      return { data: rows.map(toRecord), meta: { total: Number(total?.n ?? 0), ...page } };
+      return pageOf(rows.map(toRecord), Number(total?.n ?? 0), page);
     },
 
     async get(workspaceId: string, id: string): Promise<MediaRecord> {

@@ -6,6 +6,7 @@
  * `?` in keys, so a file's path cannot safely be its key).
  */
 import { conflict, notFound } from "../core/errors.js";
+import { pageOf } from "../core/lists.js";
 import type { ServiceContext } from "../service-context.js";
 import type { Sql } from "./sql.js";
 
@@ -105,7 +106,7 @@ export function createSiteRepo(ctx: ServiceContext) {
     async list(workspaceId: string, page: { limit: number; offset: number }) {
       const rows = await sql.all<Row>(`${SELECT} WHERE d.workspace_id = ? ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`, [workspaceId, page.limit, page.offset]);
       const total = await sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM site_deploys WHERE workspace_id = ?", [workspaceId]);
-      return { data: rows.map(toRecord), meta: { total: Number(total?.n ?? 0), ...page } };
+      return pageOf(rows.map(toRecord), Number(total?.n ?? 0), page);
     },
 
     async get(workspaceId: string, id: string): Promise<DeployRecord> {

@@ -70,8 +70,9 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
   it("forms:read lists fields but never submitted data", async () => {
     const list = await req("/api/dashboard/forms", tok.formsRead);
     const text = JSON.stringify(list.body);
-    expect(list.body[0]).toMatchObject({ slug: "signup", name: "Sign up", honeypot: "_gotcha" });
-    expect(list.body[0].fields.map((f: Json) => f.name)).toEqual(["name", "plan", "note"]);
+    expect(list.body.meta).toEqual({ total: 1 });
+    expect(list.body.data[0]).toMatchObject({ slug: "signup", name: "Sign up", honeypot: "_gotcha" });
+    expect(list.body.data[0].fields.map((f: Json) => f.name)).toEqual(["name", "plan", "note"]);
     for (const value of ["Ada", "Grace", "Linus"]) expect(text).not.toContain(value);
     expect(JSON.stringify((await req("/api/dashboard/forms/signup", tok.formsRead)).body)).not.toContain("Ada");
   });

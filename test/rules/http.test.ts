@@ -58,7 +58,8 @@ describe.each(drivers)("rules and gated collections on %s", (driver) => {
     it("lists, reads, creates (201) and replaces rules; grants per route", async () => {
       const list = await req("/api/dashboard/rules", tok.rulesRead);
       expect(list.status).toBe(200);
-      expect(list.body.map((r: Json) => r.name)).toEqual(["pro members", "signed in"]);
+      expect(list.body.data.map((r: Json) => r.name)).toEqual(["pro members", "signed in"]);
+      expect(list.body.meta).toEqual({ total: 2 });
       expect((await req(`/api/dashboard/rules/${ids.anyone}`, tok.rulesRead)).body).toMatchObject({ id: ids.anyone, condition: { signed_in: true } });
       expect((await req("/api/dashboard/rules", tok.rulesRead, "POST", { name: "x", condition: { signed_in: true } })).body).toEqual({
         error: "Missing grant: rules:write",

@@ -48,7 +48,8 @@ describe.each(drivers)("webhook configuration on %s", (driver) => {
     const get = await (await t.request(`/api/dashboard/webhooks/${body.id}`, { token: owner })).json();
     expect(get).toEqual(body);
     const list = await (await t.request("/api/dashboard/webhooks", { token: owner })).json();
-    expect(list).toContainEqual(body);
+    expect(list.data).toContainEqual(body);
+    expect(list.meta).toEqual({ total: list.data.length });
   });
 
   it("shows the secret only in the settings view, and keeps it sealed at rest", async () => {

@@ -5,6 +5,7 @@ import { getRouterParam } from "h3";
 import { access } from "../access.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
+import { listOf } from "../../core/lists.js";
 import { collectionView } from "../../storage/collections.js";
 import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from "../../services/collections.js";
 
@@ -13,8 +14,8 @@ export const collectionRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/collections",
     access: access.grant("collections:read"),
-    summary: "List collection definitions → {data: [collection]}",
-    handler: async (_event, { service, workspace }) => ({ data: (await listCollections(service, workspace.id)).map(collectionView) }),
+    summary: "List collection definitions → {data: [collection], meta: {total}}",
+    handler: async (_event, { service, workspace }) => listOf((await listCollections(service, workspace.id)).map(collectionView)),
   },
   {
     method: "POST",

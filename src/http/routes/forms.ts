@@ -5,6 +5,7 @@
  */
 import { getRouterParam, type H3Event } from "h3";
 import { badRequest, rateLimited } from "../../core/errors.js";
+import { listOf } from "../../core/lists.js";
 import { hasGrant, type Grant } from "../../core/grants.js";
 import { createForm, deleteForm, getForm, listForms, submitForm, updateForm } from "../../services/forms.js";
 import { formView } from "../../storage/forms.js";
@@ -52,8 +53,8 @@ export const formRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/forms",
     access: access.grant("forms:read"),
-    summary: "List forms (definitions only, never submitted data)",
-    handler: async (_event, { service, workspace }) => (await listForms(service, workspace.id)).map(formView),
+    summary: "List forms (definitions only, never submitted data) → {data, meta: {total}}",
+    handler: async (_event, { service, workspace }) => listOf((await listForms(service, workspace.id)).map(formView)),
   },
   {
     method: "POST",

@@ -3,6 +3,7 @@
  * never shows values or hashes; revoke is immediate and permanent.
  */
 import { getRouterParam } from "h3";
+import { listOf } from "../../core/lists.js";
 import { repo } from "../../service-context.js";
 import { createApiKeyRepo } from "../../storage/api-keys.js";
 import { access } from "../access.js";
@@ -14,9 +15,9 @@ export const keyRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/keys",
     access: access.owner,
-    summary: "List active API keys (never their values)",
+    summary: "List active API keys (never their values) → {data, meta: {total}}",
     async handler(_event, { service, workspace }) {
-      return { data: await repo(service, createApiKeyRepo).list(workspace.id) };
+      return listOf(await repo(service, createApiKeyRepo).list(workspace.id));
     },
   },
   {

@@ -5,6 +5,7 @@
  */
 import { getRouterParam } from "h3";
 import { notFound } from "../../core/errors.js";
+import { listOf } from "../../core/lists.js";
 import { repo } from "../../service-context.js";
 import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
 import { access } from "../access.js";
@@ -16,9 +17,9 @@ export const memberRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/members",
     access: access.owner,
-    summary: "List dashboard users with role and grants",
+    summary: "List dashboard users with role and grants → {data, meta: {total}}",
     async handler(_event, { service, workspace }) {
-      return { data: await repo(service, createDashboardUserRepo).list(workspace.id) };
+      return listOf(await repo(service, createDashboardUserRepo).list(workspace.id));
     },
   },
   {

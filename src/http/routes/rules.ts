@@ -3,6 +3,7 @@
  * save; a rule still named by a collection cannot be deleted (409 naming the collections).
  */
 import { getRouterParam, type H3Event } from "h3";
+import { listOf } from "../../core/lists.js";
 import { createRule, deleteRule, getRule, listRules, updateRule } from "../../services/rules.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
@@ -15,8 +16,8 @@ export const ruleRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/rules",
     access: access.grant("rules:read"),
-    summary: "List rules [{id, name, condition, created_at, updated_at}]",
-    handler: (_event, { service, workspace }) => listRules(service, workspace.id),
+    summary: "List rules → {data: [{id, name, condition, created_at, updated_at}], meta: {total}}",
+    handler: async (_event, { service, workspace }) => listOf(await listRules(service, workspace.id)),
   },
   {
     method: "POST",

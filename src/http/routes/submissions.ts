@@ -5,6 +5,7 @@
  */
 import { getQuery, getRouterParam, type H3Event } from "h3";
 import { contentDisposition } from "../../core/filenames.js";
+import { pageOf } from "../../core/lists.js";
 import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, patchSubmission } from "../../services/submissions.js";
 import { submissionView } from "../../storage/submissions.js";
 import { access } from "../access.js";
@@ -20,10 +21,10 @@ export const submissionRoutes = defineRoutes([
     method: "GET",
     path: BASE,
     access: access.grant("submissions:read"),
-    summary: "List a form's submissions, newest first (?limit=&offset=) → {data, meta}",
+    summary: "List a form's submissions, newest first (?limit=&offset=) → {data, meta: {total, limit, offset}}",
     async handler(event, { service, workspace }) {
       const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event)));
-      return { data: page.rows.map(submissionView), meta: { total: page.total, limit: page.limit, offset: page.offset } };
+      return pageOf(page.rows.map(submissionView), page.total, page);
     },
   },
   {

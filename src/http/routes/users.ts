@@ -8,6 +8,7 @@ import { parseAttributes } from "../../core/attributes.js";
 import { normalizeEmail } from "../../core/email.js";
 import { badRequest, notFound } from "../../core/errors.js";
 import { validateNewPassword } from "../../core/passwords.js";
+import { pageOf } from "../../core/lists.js";
 import { repo } from "../../service-context.js";
 import { createEndUserRepo, type EndUserChange } from "../../storage/end-users.js";
 import { access } from "../access.js";
@@ -47,12 +48,12 @@ export const userRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/users",
     access: access.grant("users:read"),
-    summary: "List end users (?limit=&offset=) → {data: [{id, email, attributes, active, created_at, updated_at}], meta}",
+    summary: "List end users (?limit=&offset=) → {data: [{id, email, attributes, active, created_at, updated_at}], meta: {total, limit, offset}}",
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const page = parsePage(getQuery(event));
       const { rows, total } = await repo(service, createEndUserRepo).list(workspace.id, page);
-      return { data: rows, meta: { total, ...page } };
+      return pageOf(rows, total, page);
     },
   },
   {

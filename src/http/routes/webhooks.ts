@@ -12,6 +12,7 @@ import {
   validateHeadersForCreate,
   validateWebhookUrl,
 } from "../../core/webhook-policy.js";
+import { listOf } from "../../core/lists.js";
 import { isEventName, type EventName, type ServiceEvent } from "../../core/events.js";
 import { repo } from "../../service-context.js";
 import { createWebhookRepo } from "../../storage/webhooks.js";
@@ -44,8 +45,8 @@ export const webhookRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/webhooks",
     access: access.owner,
-    summary: "List webhooks",
-    handler: (_event, ctx) => webhooks(ctx).list(ctx.workspace.id),
+    summary: "List webhooks → {data: [webhook], meta: {total}}",
+    handler: async (_event, ctx) => listOf(await webhooks(ctx).list(ctx.workspace.id)),
   },
   {
     method: "POST",

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../core/entry-query.js";
+import { listOf } from "../../core/lists.js";
 import { getCollection, listCollections } from "../../services/collections.js";
 import { getEntry, listEntries } from "../../services/entries.js";
 import { collectionView } from "../../storage/collections.js";
@@ -21,12 +22,12 @@ export const contentReadTools = [
     grant: "collections:read",
     summary: "Every collection definition of the workspace: name, fields, access",
     description:
-      "Lists every collection (content type) of the workspace with its field definitions: each field has a name, a type " +
+      "Lists every collection (content type) of the workspace as {data: [collection], meta: {total}}, with its field definitions: each field has a name, a type " +
       "(string, text, number, boolean, datetime, json, media, relation, relations) and whether it is required; relation " +
       "fields name their target collection. Call this first to learn which collections exist and what fields an item takes.",
     input: z.strictObject({}),
     annotations: { title: "List collections", readOnlyHint: true, openWorldHint: false },
-    run: async (_args, ctx) => ({ data: (await listCollections(ctx.service, ctx.workspaceId)).map(collectionView) }),
+    run: async (_args, ctx) => listOf((await listCollections(ctx.service, ctx.workspaceId)).map(collectionView)),
   }),
   defineTool({
     name: "get_collection",

@@ -4,11 +4,13 @@
  * values are personal data, spec 5.4.4).
  */
 import { z } from "zod";
+import { listOf, pageOf } from "../../core/lists.js";
 import { repo } from "../../service-context.js";
-import { getForm, listForms } from "../../services/forms.js";
+import { listForms } from "../../services/forms.js";
+import { listSubmissions } from "../../services/submissions.js";
 import { formView } from "../../storage/forms.js";
 import { createMediaRepo } from "../../storage/media.js";
-import { createSubmissionRepo, submissionView } from "../../storage/submissions.js";
+import { submissionView } from "../../storage/submissions.js";
 import { defineTool } from "../tool.js";
 
 const MAX_PAGE = 100;
@@ -28,19 +30,18 @@ export const libraryTools = [
       "workspace host; the id is what a media field of an item stores.",
     input: z.strictObject({ limit: limitArg, offset: offsetArg }),
     annotations: { title: "List media", readOnlyHint: true, openWorldHint: false },
-    run: async ({ limit, offset }, ctx) =>
-      ({ ...(await repo(ctx.service, createMediaRepo).list(ctx.workspaceId, { limit: limit ?? DEFAULT_PAGE, offset: offset ?? 0 })) }),
+    run: async ({ limit, offset }, ctx) => repo(ctx.service, createMediaRepo).list(ctx.workspaceId, { limit: limit ?? DEFAULT_PAGE, offset: offset ?? 0 }),
   }),
   defineTool({
     name: "list_forms",
     grant: "forms:read",
     summary: "Every form with its fields",
     description:
-      "Lists the workspace's forms with their definitions: {data: [{id, slug, name, fields, honeypot, created_at, updated_at}]}. " +
+      "Lists the workspace's forms with their definitions: {data: [{id, slug, name, fields, honeypot, created_at, updated_at}], meta: {total}}. " +
       "Visitors submit to /api/v1/forms/{slug}/submit. Submitted values are not included (see list_submissions).",
     input: z.strictObject({}),
     annotations: { title: "List forms", readOnlyHint: true, openWorldHint: false },
-    run: async (_args, ctx) => ({ data: (await listForms(ctx.service, ctx.workspaceId)).map(formView) }),
+    run: async (_args, ctx) => listOf((await listForms(ctx.service, ctx.workspaceId)).map(formView)),
   }),
   defineTool({
     name: "list_submissions",
@@ -57,10 +58,8 @@ export const libraryTools = [
     }),
     annotations: { title: "List submissions", readOnlyHint: true, openWorldHint: false },
     async run({ form, limit, offset }, ctx) {
-      const f = await getForm(ctx.service, ctx.workspaceId, form);
-      const page = { limit: limit ?? DEFAULT_PAGE, offset: offset ?? 0 };
-      const { rows, total } = await repo(ctx.service, createSubmissionRepo).list(f.id, page);
-      return { data: rows.map(submissionView), meta: { total, ...page } };
+      const page = await listSubmissions(ctx.service, ctx.workspaceId, form, { limit: limit ?? DEFAULT_PAGE, offset: offset ?? 0 });
+      return pageOf(page.rows.map(submissionView), page.total, page);
     },
   }),
 ];

@@ -1,0 +1,98 @@
+/**
+ * One list shape (docs/api-conventions.md): every list route of allRoutes (a GET whose summary
+ * starts with "List") and every MCP `list_*` tool answers `{data: [...], meta: {...}}` over real
+ * HTTP: `meta` is `{total, limit, offset}` for a paginated list and `{total}` for a whole one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ALL_GRANTS } from "../../src/core/grants.js";
+import { allRoutes } from "../../src/http/routes/index.js";
+import { mcpTools } from "../../src/mcp/tools/index.js";
+import { drivers } from "../helpers/database.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { apiKey, dashboardToken } from "../helpers/sessions.js";
+import { callTool, connectClient, MCP_HOST } from "../mcp/helpers.js";
+import { packSite } from "../site/fixtures.js";
+
+const HOST = MCP_HOST;
+const PARAMS: Record<string, string> = { name: "posts", collection: "posts", slug: "contact" };
+/** Lists that answer one page of a longer list (`?limit=&offset=`); the others answer whole. */
+const PAGINATED = new Set([
+  "/api/v1/:collection",
+  "/api/dashboard/collections/:name/entries",
+  "/api/dashboard/forms/:slug/submissions",
+  "/api/dashboard/media",
+  "/api/dashboard/site/deploys",
+  "/api/dashboard/users",
+]);
+const PAGINATED_TOOLS = new Set(["list_items", "list_media", "list_submissions"]);
+
+const listRoutes = allRoutes.filter((r) => r.method === "GET" && r.summary.startsWith("List"));
+const listTools = mcpTools.filter((t) => t.name.startsWith("list_"));
+
+function expectListShape(body: any, paginated: boolean, where: string) {
+  expect(Object.keys(body).sort(), where).toEqual(["data", "meta"]);
+  expect(Array.isArray(body.data), where).toBe(true);
+  expect(body.data.length, `${where}: the fixtures give every list at least one record`).toBeGreaterThan(0);
+  if (paginated) expect(body.meta, where).toEqual({ total: body.data.length, limit: expect.any(Number), offset: 0 });
+  else expect(body.meta, where).toEqual({ total: body.data.length });
+}
+
+describe("the list routes are known", () => {
+  it("every list route is classified, and each paginated one exists", () => {
+    expect(listRoutes.length).toBeGreaterThanOrEqual(12);
+    const paths = new Set(listRoutes.map((r) => r.path));
+    for (const path of PAGINATED) expect(paths.has(path), path).toBe(true);
+    expect(listTools.map((t) => t.name).sort()).toEqual(["list_collections", "list_forms", "list_items", "list_media", "list_submissions"]);
+  });
+});
+
+describe.each(drivers)("one list shape on %s", (driver) => {
+  let t: TestServer;
+  let owner: string;
+  let client: Client;
+
+  beforeAll(async () => {
+    t = await startTestServer(driver, { allowPrivateWebhookTargets: true });
+    const ctx = t.svc.context;
+    const ws = await ctx.workspaces.create({ slug: "lists", hosts: [HOST], identity: true });
+    owner = await dashboardToken(ctx, ws.id);
+    const key = await apiKey(ctx, ws.id, [...ALL_GRANTS]);
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const init = typeof body === "string" || body instanceof Uint8Array ? { body: body as BodyInit, headers } : { json: body, headers };
+      const res = await t.request(path, { method: "POST", host: HOST, token: owner, ...init });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
+    };
+    await post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] });
+    await post("/api/dashboard/collections/posts/entries", { title: "Hello", _status: "published" });
+    await post("/api/dashboard/forms", { slug: "contact", name: "Contact", fields: [{ name: "email", type: "email", required: true }] });
+    const submit = await t.request("/api/v1/forms/contact/submit", { method: "POST", host: HOST, json: { email: "ada@example.com" } });
+    expect(submit.status).toBe(201);
+    await post("/api/dashboard/rules", { name: "signed in", condition: { signed_in: true } });
+    await post("/api/dashboard/webhooks", { url: "https://127.0.0.1:9/hook", events: ["content.created"] });
+    await post("/api/dashboard/users", { email: "reader@example.com", password: "correct horse battery staple" });
+    await post("/api/dashboard/media?filename=a.txt", "hello", { "content-type": "text/plain" });
+    await post("/api/dashboard/site/deploys", await packSite({ "index.html": "<h1>hi</h1>" }), { "content-type": "application/gzip" });
+    client = await connectClient(t, key);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await t?.close();
+  });
+
+  it.each(listRoutes.map((r) => [r.path, r] as const))("GET %s answers {data, meta}", async (path) => {
+    const url = path.replace(/:(\w+)/g, (_, name: string) => PARAMS[name]!);
+    const res = await t.request(url, { host: HOST, token: path.startsWith("/api/v1/") ? undefined : owner });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expectListShape(body, PAGINATED.has(path), path);
+  });
+
+  it.each(listTools.map((tool) => [tool.name] as const))("MCP %s answers {data, meta}", async (name) => {
+    const args = name === "list_items" ? { collection: "posts" } : name === "list_submissions" ? { form: "contact" } : {};
+    const result = await callTool(client, name, args);
+    expect(result.isError, result.text).toBe(false);
+    expectListShape(result.json, PAGINATED_TOOLS.has(name), name);
+    expect(result.structured).toEqual(result.json);
+  });
+});
