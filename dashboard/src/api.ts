@@ -52,7 +52,7 @@ export function errorField(error: unknown): string | undefined {
 
 export const statusOf = (error: unknown) => (error instanceof FetchError ? error.status : undefined);
 
-const list = async <R>(path: string, query?: Record<string, string | number>) => (await call<{ data: R[] }>(path, { query })).data ?? [];
+const list = async <R>(path: string, query?: Record<string, string | number>) => (await call<{ data: R[] }>(path, { query })).data;
 const enc = encodeURIComponent;
 
 export const api = {
