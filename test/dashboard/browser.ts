@@ -100,10 +100,10 @@ export async function signIn(page: Page, url: string, email: string, password: s
 }
 
 /** Screenshot of the viewport into docs/dashboard/<name>.png (committed, rewritten each run). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   await page.waitForLoadState("networkidle");
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
 /** Runs axe-core in the page; fails listing any serious or critical violation. */

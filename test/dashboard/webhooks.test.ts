@@ -75,7 +75,7 @@ describeBrowser("dashboard in Chromium: webhooks", () => {
     expect(shown).toMatch(/\d+ ms/);
     expect(shown).toContain(expected);
     await page.getByRole("button", { name: "Hide secret" }).click();
-    await screenshot(page, "webhook-settings");
+    await screenshot(page, "webhook-settings", true);
     await expectAccessible(page, "webhook settings");
 
     await page.reload();
