@@ -83,6 +83,28 @@ describeBrowser("dashboard in Chromium: members and hostile values", () => {
     await expectAccessible(page, "refusal");
   });
 
+  it("a grant change reaches a signed-in member at the background refresh, before the token expires, without sign-out", async () => {
+    const context = await d.context();
+    await context.clock.install();
+    const page = await context.newPage();
+    await signIn(page, d.url, "reader@demo.localhost", PASSWORD);
+    const nav = page.getByRole("navigation", { name: "Sections" });
+    expect(await nav.textContent()).not.toContain("Media");
+    const before = await page.evaluate(() => sessionStorage.getItem("contentsvc.refresh"));
+
+    await navLink(owner, "Users & API Keys").click();
+    await owner.getByRole("button", { name: "Edit reader@demo.localhost" }).click();
+    await owner.locator("#edit-media-read").check();
+    await owner.getByRole("button", { name: "Save member" }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toContain("next token refresh");
+    expect(await nav.textContent()).not.toContain("Media");
+
+    // The access token lives an hour; the dashboard refreshes it a minute early.
+    await page.clock.fastForward("59:30");
+    await expect.poll(() => nav.textContent()).toContain("Media");
+    expect(await page.evaluate(() => sessionStorage.getItem("contentsvc.refresh"))).not.toBe(before);
+  });
+
   it("a member without grants sees an empty dashboard that says so", async () => {
     const page = await (await d.context()).newPage();
     await signIn(page, d.url, "nobody@demo.localhost", PASSWORD);

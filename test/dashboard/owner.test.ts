@@ -32,6 +32,18 @@ describeBrowser("dashboard in Chromium: owner", () => {
     await expectAccessible(page, "sign-in");
   });
 
+  it("says plainly when sign-in attempts are rate limited", async () => {
+    await page.getByLabel("Email").fill("guess@demo.localhost");
+    const alert = page.getByRole("alert");
+    for (let i = 0; i < 30 && !/Too many attempts/.test((await alert.textContent()) ?? ""); i++) {
+      await page.getByLabel("Password").fill(`guess-${i}-password`);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in" }).waitFor();
+      await expect.poll(() => page.getByRole("button", { name: "Sign in" }).isEnabled()).toBe(true);
+    }
+    expect(await alert.textContent()).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+  }, 90_000);
+
   it("signs in; the refresh token stays in sessionStorage, nothing in localStorage or the URL", async () => {
     await signIn(page, d.url, d.owner.email, d.owner.password);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
@@ -84,6 +96,14 @@ describeBrowser("dashboard in Chromium: owner", () => {
     await expect.poll(() => page.locator("tbody").textContent()).toContain("Hello from the dashboard");
     await screenshot(page, "entries");
     await expectAccessible(page, "entries");
+  });
+
+  it("shows the 409 of a schema change with the API's message", async () => {
+    await page.goto(`${d.url}collections/posts/definition`);
+    await page.locator("#f-name-1").waitFor();
+    await page.getByLabel("required").nth(1).check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/^Cannot make field views of collection posts required: 1 stored entr/);
   });
 
   it("creates an API key shown once; it reads the private collection until revoked, then gets 401", async () => {
