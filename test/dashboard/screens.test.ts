@@ -43,6 +43,62 @@ describeBrowser("dashboard in Chromium: screens", () => {
     await expectAccessible(page, "media");
   });
 
+  it("entries: the editor writes every field type with its own input (relation and media pickers)", async () => {
+    const login = await site("/api/dashboard/login", { method: "POST", json: d.owner });
+    const token = (await login.json()).access_token as string;
+    const api = (path: string, json: unknown) => site(path, { method: "POST", token, json });
+    expect((await api("/api/dashboard/collections", { name: "tags", fields: [{ name: "label", type: "string" }] })).status).toBe(201);
+    const tag = await (await api("/api/dashboard/collections/tags/entries", { label: "news" })).json();
+    await api("/api/dashboard/collections/tags/entries", { label: "howto" });
+    const fields = [
+      { name: "title", type: "string" },
+      { name: "body", type: "text" },
+      { name: "views", type: "number" },
+      { name: "featured", type: "boolean" },
+      { name: "when", type: "datetime" },
+      { name: "meta", type: "json" },
+      { name: "cover", type: "media" },
+      { name: "main", type: "relation", collection: "tags" },
+      { name: "tags", type: "relations", collection: "tags" },
+    ];
+    expect((await api("/api/dashboard/collections", { name: "kinds", fields })).status).toBe(201);
+
+    await page.goto(`${d.url}collections/kinds/new`);
+    await page.getByLabel(/^title/).fill("All kinds");
+    await page.getByLabel(/^body/).fill("line one\nline two");
+    await page.getByLabel(/^views/).fill("42");
+    await page.getByLabel("featured").check();
+    await page.getByLabel(/^when/).fill("2026-05-01T10:30");
+    await page.getByLabel(/^meta/).fill('{"lang": "en"');
+    await expect.poll(() => page.getByText("Not valid JSON yet").count()).toBe(1);
+    await page.getByLabel(/^meta/).fill('{"lang": "en"}');
+    await page.getByRole("radio", { name: "pixel.png" }).check();
+    await page.getByLabel(/^main/).selectOption({ label: "news" });
+    await page.getByRole("checkbox", { name: "howto" }).check();
+    await page.getByRole("checkbox", { name: "news" }).check();
+    await screenshot(page, "entry-editor-types", true);
+    await expectAccessible(page, "entry editor (every type)");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect.poll(() => page.getByTestId("status").textContent()).toBe("draft");
+
+    const id = page.url().split("/").pop()!;
+    const entry = await (await site(`/api/dashboard/collections/kinds/entries/${id}`, { token })).json();
+    const media = await (await site("/api/dashboard/media", { token })).json();
+    const pixel = media.data.find((m: { filename: string }) => m.filename === "pixel.png");
+    expect(entry).toMatchObject({
+      title: "All kinds",
+      body: "line one\nline two",
+      views: 42,
+      featured: true,
+      when: "2026-05-01T10:30:00.000Z",
+      meta: { lang: "en" },
+      cover: pixel.id,
+      main: tag.id,
+    });
+    expect(entry.tags).toHaveLength(2);
+    expect(entry.tags).toContain(tag.id);
+  });
+
   it("forms: builds a form, shows submissions as text", async () => {
     await navLink(page, "Forms").click();
     await page.getByRole("link", { name: "New form" }).click();
