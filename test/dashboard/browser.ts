@@ -34,7 +34,8 @@ export function describeBrowser(name: string, fn: () => void): void {
     describe.skip(name, fn);
     return;
   }
-  describe(name, fn);
+  // A real browser against a real server on a shared machine: generous per-test time.
+  describe(name, { timeout: 120_000 }, fn);
 }
 
 export interface Dashboard {
