@@ -43,9 +43,11 @@ const toWorkspace = (row: Row, hosts: HostRow[]): Workspace => ({
 
 export function createWorkspaceRepo(sql: Sql) {
   const hostsOf = (id: string) => sql.all<HostRow>("SELECT host, dashboard FROM workspace_hosts WHERE workspace_id = ?", [id]);
+  /** The conflict message naming the first of `hosts` (in the order given) that is taken. */
   const takenMessage = async (hosts: string[]) => {
-    const taken = await sql.get<{ host: string }>(`SELECT host FROM workspace_hosts WHERE host IN (${hosts.map(() => "?").join(", ")})`, hosts);
-    return taken ? `Host ${taken.host} already belongs to a workspace` : undefined;
+    const rows = await sql.all<{ host: string }>(`SELECT host FROM workspace_hosts WHERE host IN (${hosts.map(() => "?").join(", ")})`, hosts);
+    const taken = hosts.find((h) => rows.some((r) => r.host === h));
+    return taken ? `Host ${taken} already belongs to a workspace` : undefined;
   };
 
   return {

@@ -20,7 +20,7 @@ describe("configuration", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("uses the defaults without anything else", async () => {
-    expect(await resolveConfig({}, {}, dir)).toEqual({ data: "./.svc", port: 3000, hostname: "127.0.0.1", allowPrivateWebhookTargets: false, trustProxy: false });
+    expect(await resolveConfig({}, {}, dir)).toEqual({ data: "./.svc", port: 3000, hostname: "127.0.0.1", allowPrivateWebhookTargets: false, trustProxy: false, dashboard: true });
   });
 
   it("a config file beats the defaults, the environment beats the file, a flag beats both", async () => {
