@@ -27,7 +27,10 @@ export function createWebhookDispatcher(
     ...tuning,
     allowPrivateTargets,
     logger: tuning.logger ?? logger.withTag("webhooks"),
-    source: { targetsFor: (workspaceId, event) => repo(getCtx(), createWebhookRepo).targetsFor(workspaceId, event) },
+    source: {
+      targetsFor: (workspaceId, event) => repo(getCtx(), createWebhookRepo).targetsFor(workspaceId, event),
+      current: (workspaceId, webhookId) => repo(getCtx(), createWebhookRepo).current(workspaceId, webhookId),
+    },
   });
 }
 

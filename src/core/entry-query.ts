@@ -8,6 +8,7 @@
  * parseEntryListQuery(def, new URLSearchParams("limit=5&sort=-views&filter[featured]=true"));
  */
 import { badRequest } from "./errors.js";
+import { NUL_REFUSED } from "./nul.js";
 import type { EntryStatus } from "./events.js";
 import type { CollectionDefinition, FieldDefinition } from "./collections.js";
 
@@ -112,6 +113,8 @@ function filterValue(field: FieldDefinition, raw: string, key: string): string |
     case "json":
       throw badRequest(`${key}: ${field.name} is a json field and cannot be filtered on`, { parameter: key });
     default:
+      // Compared as jsonb on PostgreSQL, which cannot hold NUL (core/nul.ts).
+      if (raw.includes("\0")) throw badRequest(`${key}: ${NUL_REFUSED}`, { parameter: key });
       return raw;
   }
 }

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { badRequest } from "./errors.js";
+import { findNul, NUL_REFUSED } from "./nul.js";
 import type { EntryStatus } from "./events.js";
 import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
 
@@ -29,7 +30,7 @@ export function fieldValueSchema(field: FieldDefinition): z.ZodType {
   switch (field.type) {
     case "string":
     case "text":
-      return z.string(expected("a string"));
+      return z.string(expected("a string")).refine((v) => !v.includes("\0"), NUL_REFUSED);
     case "number":
       return z.number(expected("a finite number"));
     case "boolean":
@@ -40,9 +41,15 @@ export function fieldValueSchema(field: FieldDefinition): z.ZodType {
         .refine((v) => ISO_DATE.test(v) && Number.isFinite(Date.parse(v)), "must be an ISO 8601 date-time, e.g. 2024-05-01T12:00:00.000Z")
         .transform((v) => new Date(v).toISOString());
     case "json":
-      return z.unknown().refine((v) => v !== undefined, "is required");
+      return z
+        .unknown()
+        .refine((v) => v !== undefined, "is required")
+        .superRefine((v, ctx) => {
+          const path = findNul(v);
+          if (path) ctx.addIssue({ code: "custom", message: NUL_REFUSED, path });
+        });
     case "media":
-      return z.string(expected("a media id")).min(1, "must be a media id").max(200, "must be a media id");
+      return z.string(expected("a media id")).regex(UUID, "must be a media id (a UUID, as the upload returned it)");
     case "relation":
       return z.string(expected(`an entry id of ${field.collection}`)).regex(UUID, `must be an entry id (UUID) of ${field.collection}`);
     case "relations":

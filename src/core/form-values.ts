@@ -8,6 +8,7 @@
  */
 import { badRequest } from "./errors.js";
 import { fieldsToCheck, maxLengthOf, type FormField } from "./forms.js";
+import { NUL_REFUSED } from "./nul.js";
 
 /** An uploaded file as listed with its submission (the bytes are a blob). */
 export interface SubmissionFile {
@@ -192,6 +193,7 @@ function coerce(field: FormField, raw: unknown): Coerced {
 }
 
 function coerceText(field: FormField, raw: string): Coerced {
+  if (raw.includes("\0")) return { error: NUL_REFUSED };
   const max = maxLengthOf(field);
   if (max !== undefined && [...raw].length > max) return { error: `must be at most ${max} characters` };
   switch (field.type) {

@@ -4,6 +4,7 @@
  */
 import type { H3Event } from "h3";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "../core/errors.js";
+import { refuseNul } from "../core/nul.js";
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 export const MAX_JSON_DEPTH = 32;
@@ -74,6 +75,8 @@ export async function readJson(event: H3Event, limit: number): Promise<unknown> 
     throw badRequest(`Malformed JSON body: ${(error as Error).message}`);
   }
   assertSafeJson(value);
+  // Every stored string comes through here or a validator using the same rule (core/nul.ts).
+  refuseNul(value);
   return value;
 }
 

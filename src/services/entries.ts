@@ -15,6 +15,7 @@ import { parseEntryInput } from "../core/entry-schema.js";
 import { parseEntryListQuery } from "../core/entry-query.js";
 import { pageOf } from "../core/lists.js";
 import type { StoredCollection } from "../storage/collections.js";
+import { createMediaRepo } from "../storage/media.js";
 import { createEntryRepo, toEntry, type Entry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
 import { repo, type ServiceContext } from "../service-context.js";
@@ -32,7 +33,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
   const { c, entry } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const input = parseEntryInput(c, body, "create");
-    await checkRelationTargets(ctx, workspaceId, c, input.values, tx);
+    await checkReferences(ctx, workspaceId, c, input.values, tx);
     const at = new Date(ctx.now()).toISOString();
     const status = input.status ?? "draft";
     const row: EntryRow = {
@@ -64,7 +65,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
     const row = await entries.get(c.id, id, { lock: true }, tx);
     if (!row) throw entryNotFound();
     const input = parseEntryInput(c, body, "patch");
-    await checkRelationTargets(ctx, workspaceId, c, input.values, tx);
+    await checkReferences(ctx, workspaceId, c, input.values, tx);
     const at = new Date(ctx.now()).toISOString();
     const status = input.status ?? row.status;
     const next: EntryRow = {
@@ -153,10 +154,21 @@ async function saveRelations(ctx: ServiceContext, c: StoredCollection, id: strin
   return out;
 }
 
-/** Every relation id written must name an entry (any status) of the field's target collection. */
-async function checkRelationTargets(ctx: ServiceContext, workspaceId: string, c: StoredCollection, values: Record<string, unknown>, tx: Sql): Promise<void> {
+/**
+ * Every id written must name what its field points at: a relation id an entry (any status) of
+ * the field's target collection, a media id an asset of this workspace. Only written values are
+ * checked, so a patch that leaves a field alone never fails on it.
+ */
+async function checkReferences(ctx: ServiceContext, workspaceId: string, c: StoredCollection, values: Record<string, unknown>, tx: Sql): Promise<void> {
   for (const f of c.fields) {
-    if ((f.type !== "relation" && f.type !== "relations") || values[f.name] === undefined || values[f.name] === null) continue;
+    if (values[f.name] === undefined || values[f.name] === null) continue;
+    if (f.type === "media") {
+      const id = values[f.name] as string;
+      const found = await repo(ctx, createMediaRepo).existing(workspaceId, [id], tx);
+      if (!found.has(id)) throw badRequest(`${f.name}: no media asset ${id} in this workspace`, { field: f.name });
+      continue;
+    }
+    if (f.type !== "relation" && f.type !== "relations") continue;
     const ids = f.type === "relation" ? [values[f.name] as string] : (values[f.name] as string[]);
     if (ids.length === 0) continue;
     const target = f.collection === c.name ? c : await getCollection(ctx, workspaceId, f.collection!, tx);

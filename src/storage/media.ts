@@ -8,6 +8,7 @@ import { notFound } from "../core/errors.js";
 import { imageSize } from "../core/image-size.js";
 import { pageOf, type ListResponse, type PageMeta } from "../core/lists.js";
 import type { ServiceContext } from "../service-context.js";
+import type { Sql } from "./sql.js";
 import { readBlob, removeBlobs, writeBlob } from "./blob-bytes.js";
 
 /** The management API's record of an asset. */
@@ -113,6 +114,17 @@ export function createMediaRepo(ctx: ServiceContext) {
       ]);
       const total = await sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM media WHERE workspace_id = ?", [workspaceId]);
       return pageOf(rows.map(toRecord), Number(total?.n ?? 0), page);
+    },
+
+    /** Which of `ids` name an asset of this workspace (another workspace's asset does not). */
+    async existing(workspaceId: string, ids: string[], db: Sql = sql): Promise<Set<string>> {
+      const wellFormed = ids.filter((id) => UUID.test(id));
+      if (wellFormed.length === 0) return new Set();
+      const rows = await db.all<{ id: string }>(
+        `SELECT id FROM media WHERE workspace_id = ? AND id IN (${wellFormed.map(() => "?").join(", ")})`,
+        [workspaceId, ...wellFormed],
+      );
+      return new Set(rows.map((r) => r.id));
     },
 
     async get(workspaceId: string, id: string): Promise<MediaRecord> {

@@ -7,6 +7,8 @@
  * SQLite (one connection, async callers).
  */
 import type { Database as Db0Database } from "db0";
+import { badRequest } from "../core/errors.js";
+import { NUL_REFUSED } from "../core/nul.js";
 
 export type Dialect = "sqlite" | "postgresql";
 export type SqlValue = string | number | boolean | null | undefined;
@@ -36,11 +38,16 @@ export function toPostgresPlaceholders(sql: string): string {
   return sql.replace(/\?/g, () => `$${++i}`);
 }
 
-/** Booleans are stored as INTEGER 0/1 on both dialects, so one set of queries binds the same values. */
+/**
+ * Booleans are stored as INTEGER 0/1 on both dialects, so one set of queries binds the same values.
+ * A text value holding NUL is refused on both (PostgreSQL cannot store it; see core/nul.ts): the
+ * last line behind the validators, which name the field, for callers that skip them.
+ */
 export function normalizeParams(_dialect: Dialect, params: SqlValue[] = []): (string | number | null)[] {
   return params.map((p) => {
     if (p === undefined) return null;
     if (typeof p === "boolean") return p ? 1 : 0;
+    if (typeof p === "string" && p.includes("\0")) throw badRequest(`A text value ${NUL_REFUSED}`);
     return p;
   });
 }

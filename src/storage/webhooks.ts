@@ -63,8 +63,9 @@ const sortedNames = (headers: Record<string, string>) => Object.keys(headers).so
 
 export function createWebhookRepo(ctx: ServiceContext) {
   const { sql, sealer } = ctx;
+  const find = (workspaceId: string, id: string) => sql.get<Row>("SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?", [id, workspaceId]);
   const row = async (workspaceId: string, id: string) => {
-    const r = await sql.get<Row>("SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?", [id, workspaceId]);
+    const r = await find(workspaceId, id);
     if (!r) throw notFound("Webhook not found");
     return r;
   };
@@ -214,6 +215,12 @@ export function createWebhookRepo(ctx: ServiceContext) {
 
     async target(workspaceId: string, id: string): Promise<WebhookTarget> {
       return openedTarget(await row(workspaceId, id));
+    },
+
+    /** The dispatcher's re-read at send time: the webhook as it is now (even inactive), undefined once deleted. */
+    async current(workspaceId: string, id: string): Promise<WebhookTarget | undefined> {
+      const r = await find(workspaceId, id);
+      return r ? openedTarget(r) : undefined;
     },
   };
 }

@@ -12,6 +12,9 @@
  *   built and signed per attempt, so its timestamp is the send time (spec 6.1).
  * - In memory only (spec 6.6 Persistence). close() flushes windows, gives queued and in-flight
  *   deliveries the grace period, and drops retries in backoff as lost.
+ * - The target a window or a retry wait holds is what was read when the event happened; before each
+ *   attempt the webhook is read again (`source.current`, current.ts), so a deleted, deactivated or
+ *   changed webhook is never served from that copy.
  * - Windows are per process unless `windows` is a shared store (redis-windows.ts in the service):
  *   then a window is cluster-wide and only the instance that put its last value in it sends it.
  */
@@ -54,6 +57,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     maxConcurrency: opts.maxConcurrency,
     maxPerHost: opts.maxPerHost,
     allowPrivateTargets: opts.allowPrivateTargets,
+    current: source.current && ((workspaceId, webhookId) => source.current!(workspaceId, webhookId)),
   });
   // spec 6.7.1: content.updated is coalesced per entry BEFORE the webhooks are looked up. Every
   // webhook of the workspace sees the same update stream, so this equals coalescing per
@@ -117,7 +121,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   const send = (target: WebhookTarget, event: ServiceEvent): void => {
     if (pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    queue.push({ target, event, retries: true });
+    queue.push({ target, event, retries: true, reread: true });
   };
 
   const flush = async (): Promise<void> => {

@@ -7,15 +7,18 @@ import type { Agent } from "node:https";
 import { performance } from "node:perf_hooks";
 import type { ServiceEvent } from "../core/events.js";
 import { schedule } from "./debounce.js";
+import { isSkipped, startCurrentAttempt } from "./current.js";
 import { startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
 import { finish, logFields } from "./report.js";
-import type { DeliveryResult, DispatcherClock, DispatcherLogger, WebhookTarget } from "./types.js";
+import type { DeliveryResult, DispatcherClock, DispatcherLogger, WebhookSource, WebhookTarget } from "./types.js";
 
 export interface Job {
   target: WebhookTarget;
   event: ServiceEvent;
   /** Retry on failure (false: one attempt). */
   retries: boolean;
+  /** Read the webhook again before each attempt (emitted deliveries; deliverNow sends what it is given). */
+  reread?: boolean;
   /** Called with the outcome; a caller waiting on it also keeps retry timers ref'd. */
   onDone?: (result: DeliveryResult) => void;
   /** @internal */ host?: string;
@@ -33,6 +36,8 @@ export interface DeliveryQueueOptions {
   maxConcurrency: number;
   maxPerHost: number;
   allowPrivateTargets: boolean;
+  /** Reads a webhook as it is now; without it every attempt uses the target it was queued with. */
+  current?: WebhookSource["current"];
 }
 
 interface HostLane {
@@ -66,6 +71,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   };
 
   const enqueue = (job: Job): void => {
+    // Again on every retry: the webhook's URL may have changed since the last attempt.
+    job.host = hostOf(job.target.url);
     const lane = laneFor(job.host!);
     lane.jobs.push(job);
     counts.queued++;
@@ -94,20 +101,26 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   };
 
   const run = (job: Job, lane: HostLane): void => {
+    const host = job.host!;
     job.attempts = (job.attempts ?? 0) + 1;
     job.startedAt ??= performance.now();
-    const attempt = startAttempt(job.target, job.event, {
-      agent: options.agent,
-      timeoutMs: options.timeoutMs,
-      allowPrivateTargets: options.allowPrivateTargets,
-      timestamp: new Date(clock.now()).toISOString(),
-    });
+    const start = (target: WebhookTarget): Attempt => {
+      job.target = target;
+      return startAttempt(target, job.event, {
+        agent: options.agent,
+        timeoutMs: options.timeoutMs,
+        allowPrivateTargets: options.allowPrivateTargets,
+        timestamp: new Date(clock.now()).toISOString(),
+      });
+    };
+    const current = options.current;
+    const attempt = job.reread && current ? startCurrentAttempt({ current }, job.target, job.event.event, start) : start(job.target);
     running.add(attempt);
     void attempt.done.then((outcome) => {
       running.delete(attempt);
       lane.active--;
-      if (lane.head < lane.jobs.length) runnable.add(job.host!);
-      else if (lane.active === 0) lanes.delete(job.host!);
+      if (lane.head < lane.jobs.length) runnable.add(host);
+      else if (lane.active === 0) lanes.delete(host);
       settle(job, outcome);
       pump();
     });
@@ -115,6 +128,12 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
 
   const settle = (job: Job, outcome: AttemptOutcome): void => {
     const attempts = job.attempts!;
+    if (isSkipped(outcome)) {
+      job.attempts = attempts - 1; // nothing was sent
+      counts.dropped++;
+      logger.info(`webhook delivery dropped: ${outcome.error}`, logFields(job, outcome));
+      return finish(job, outcome);
+    }
     const line = logFields(job, outcome);
     if (outcome.ok) {
       counts.delivered++;
@@ -146,11 +165,6 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   return {
     /** Queues a delivery now (no debouncing). */
     push(job: Job): void {
-      try {
-        job.host = new URL(job.target.url).host.toLowerCase();
-      } catch {
-        job.host = "";
-      }
       enqueue(job);
     },
     /** Queued + waiting to retry. */
@@ -197,4 +211,12 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       pump();
     },
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return "";
+  }
 }

@@ -26,6 +26,14 @@ export interface WebhookTarget {
 export interface WebhookSource {
   /** Active webhooks of the workspace subscribed to `event`. */
   targetsFor(workspaceId: string, event: EventName): Promise<WebhookTarget[]>;
+  /**
+   * The webhook `webhookId` as it is now (active or not), `undefined` once deleted. Read before
+   * every attempt of an emitted delivery, so a delivery waiting in a debounce window or a retry
+   * wait is dropped when its webhook was deleted, deactivated or unsubscribed, and otherwise uses
+   * the current URL, headers, secret and format. Without it, attempts use the target read when
+   * the event happened.
+   */
+  current?(workspaceId: string, webhookId: string): Promise<WebhookTarget | undefined>;
 }
 
 /**
@@ -140,7 +148,7 @@ export interface DispatcherStats {
   delivered: number;
   /** Deliveries that failed every attempt (or were not retried). */
   failed: number;
-  /** Deliveries never completed: pending cap, source errors, lost on close. */
+  /** Deliveries never completed: pending cap, source errors, lost on close, webhook deleted or deactivated before sending. */
   dropped: number;
 }
 

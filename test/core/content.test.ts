@@ -47,6 +47,14 @@ describe("entry values", () => {
     expect(storedValueFits({ name: "n", type: "text" }, "3")).toEqual({ present: true, valid: true });
     expect(storedValueFits({ name: "n", type: "relations", collection: "x" }, [])).toEqual({ present: false, valid: true });
   });
+
+  it("a media value must be an asset id (a UUID); whether the asset exists is the service's check", () => {
+    const media = parseCollectionDefinition({ name: "pages", fields: [{ name: "cover", type: "media" }] });
+    const id = "0b6f9d2e-6c1a-4f4e-9a57-3d2b1c0e8f11";
+    expect(parseEntryInput(media, { cover: id }, "create").values).toEqual({ cover: id });
+    for (const bad of ["cover.jpg", "", "0b6f9d2e", `${id}x`]) expect(() => parseEntryInput(media, { cover: bad }, "patch"), bad).toThrow(/^cover: must be a media id/);
+    expect(storedValueFits({ name: "cover", type: "media" }, "cover.jpg")).toEqual({ present: true, valid: false });
+  });
 });
 
 describe("schema change planning", () => {

@@ -9,7 +9,7 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDispatcher } from "../../src/webhooks/dispatcher.js";
 import { createRedisWindows } from "../../src/webhooks/redis-windows.js";
-import type { Dispatcher, WebhookTarget } from "../../src/webhooks/types.js";
+import type { Dispatcher, WebhookSource, WebhookTarget } from "../../src/webhooks/types.js";
 import { REDIS_URL } from "../helpers/database.js";
 import { CA, captureLogger, closedPort, contentEvent, entryId, sleep, sourceOf, startReceiver, target, type Receiver } from "../webhooks/helpers.js";
 
@@ -21,10 +21,10 @@ describe.runIf(REDIS_URL)("Redis window store", () => {
   let receiver: Receiver;
   let open: Dispatcher[] = [];
 
-  const instance = (hook: WebhookTarget, url = REDIS_URL!) => {
+  const instance = (hook: WebhookTarget, url = REDIS_URL!, source: WebhookSource = sourceOf(hook)) => {
     const logger = captureLogger();
     const d = createDispatcher({
-      source: sourceOf(hook),
+      source,
       allowPrivateTargets: true,
       ca: CA,
       coalesceMs: COALESCE_MS,
@@ -135,5 +135,42 @@ describe.runIf(REDIS_URL)("Redis window store", () => {
     await receiver.waitFor(1, 5000);
     expect(titles()).toEqual(["anyway"]);
     expect(a.logger.text()).toMatch(/failed on Redis/);
+  });
+
+  it("the last writer reads the webhook again when it sends: changed URL → the new URL once; deleted → nothing", async () => {
+    const moved = await startReceiver();
+    try {
+      // One stored webhook both instances read, as two services on one database do.
+      let stored: WebhookTarget | undefined = target(receiver.url(), { events: ["content.created"], debounceMs: 500 });
+      const source: WebhookSource = {
+        targetsFor: async () => (stored ? [stored] : []),
+        current: async (_workspaceId, id) => (stored?.id === id ? stored : undefined),
+      };
+      const a = instance(stored, REDIS_URL, source);
+      const b = instance(stored, REDIS_URL, source);
+      a.emit(contentEvent("content.created", entryId(10), { title: "A" }));
+      await sleep(50);
+      b.emit(contentEvent("content.created", entryId(10), { title: "B" }));
+      await sleep(50);
+      stored = { ...stored, url: moved.url("/moved") };
+      const [got] = await moved.waitFor(1, 3000);
+      expect(JSON.parse(got!.raw.toString()).data.entry.title).toBe("B");
+      await sleep(700);
+      expect(moved.requests).toHaveLength(1);
+      expect(receiver.requests).toHaveLength(0);
+
+      a.emit(contentEvent("content.created", entryId(11), { title: "A2" }));
+      await sleep(50);
+      b.emit(contentEvent("content.created", entryId(11), { title: "B2" }));
+      await sleep(50);
+      stored = undefined;
+      await sleep(900);
+      expect(moved.requests).toHaveLength(1);
+      expect(receiver.requests).toHaveLength(0);
+      expect(b.stats().dropped).toBe(1);
+      expect(b.logger.text()).toContain("webhook delivery dropped: the webhook was deleted");
+    } finally {
+      await moved.close();
+    }
   });
 });

@@ -15,7 +15,7 @@ const fieldsArg = z
   .record(z.string(), z.unknown())
   .describe(
     "Field values by field name, as defined by the collection (see get_collection): strings, numbers, booleans, ISO 8601 " +
-      "datetimes, any JSON for json fields, a media id for media fields, an entry id for relation fields and an array of " +
+      "datetimes, any JSON for json fields, the id of an asset of this workspace (see list_media) for media fields, an entry id for relation fields and an array of " +
       "entry ids for relations fields. System fields (id, _created_at, …) are read-only.",
   );
 const statusArg = z.enum(["draft", "published"]);
