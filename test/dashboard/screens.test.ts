@@ -81,6 +81,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
     await page.getByRole("button", { name: "Create draft" }).click();
     await expect.poll(() => page.getByTestId("status").textContent()).toBe("draft");
 
+    await page.waitForURL(/\/collections\/kinds\/[0-9a-f-]{36}$/);
     const id = page.url().split("/").pop()!;
     const entry = await (await site(`/api/dashboard/collections/kinds/entries/${id}`, { token })).json();
     const media = await (await site("/api/dashboard/media", { token })).json();
