@@ -126,8 +126,11 @@ describeBrowser("dashboard in Chromium: owner", () => {
     await page.reload();
     await page.getByRole("cell", { name: "reader" }).waitFor();
     expect(await page.content()).not.toContain(value);
-    await page.getByRole("row", { name: /reader/ }).getByRole("button", { name: "Revoke" }).click();
-    await page.getByRole("button", { name: "Yes, revoke" }).click();
+    // From the keyboard: focus the row's Revoke, Enter asks, focus is on the confirmation, Enter revokes.
+    await page.getByRole("row", { name: /reader/ }).getByRole("button", { name: "Revoke" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Yes, revoke");
+    await page.keyboard.press("Enter");
     await expect.poll(() => page.getByRole("cell", { name: "reader" }).count()).toBe(0);
     expect((await delivery("/api/v1/secrets", value)).status).toBe(401);
   });
