@@ -114,6 +114,7 @@ export const api = {
   updateIdentity: (body: Record<string, unknown>) => call<Record<string, unknown>>("/identity", { method: "PUT", body }),
 
   endUsers: (query: Record<string, string | number> = {}) => call<T.Page<T.EndUser>>("/users", { query }),
+  createEndUser: (body: { email: string; password: string }) => call<T.EndUser>("/users", { method: "POST", body }),
   updateEndUser: (id: string, body: { active?: boolean }) => call<T.EndUser>(`/users/${enc(id)}`, { method: "PATCH", body }),
   deleteEndUser: (id: string) => call<unknown>(`/users/${enc(id)}`, { method: "DELETE" }),
 

@@ -114,14 +114,25 @@ describeBrowser("dashboard in Chromium: screens", () => {
     expect(submitted.status).toBe(201);
     await page.reload();
     await expect.poll(() => page.locator("tbody td.cell").first().textContent()).toBe("<i>hi</i>");
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
+    await page.getByLabel(/^message/).fill("edited");
+    await page.getByRole("button", { name: "Save submission" }).click();
+    await expect.poll(() => page.locator("tbody td.cell").first().textContent()).toBe("edited");
     await screenshot(page, "form", true);
     await expectAccessible(page, "form and submissions");
   });
 
-  it("end users: lists Identity accounts", async () => {
-    expect((await site("/api/v1/accounts/signup", { method: "POST", json: { email: "reader@example.com", password: "reader-password-1" } })).status).toBe(201);
+  it("end users: creates, lists and deactivates Identity accounts", async () => {
     await navLink(page, "End users").click();
+    await expect.poll(() => page.getByText("No end users yet.").count()).toBe(1);
+    await page.getByLabel("Email").fill("reader@example.com");
+    await page.getByLabel(/^Password/).fill("reader-password-1");
+    await page.getByRole("button", { name: "Create end user" }).click();
     await expect.poll(() => page.locator("tbody").textContent()).toContain("reader@example.com");
+    const login = await site("/api/v1/accounts/login", { method: "POST", json: { email: "reader@example.com", password: "reader-password-1" } });
+    expect(login.status).toBe(200);
+    await page.getByRole("button", { name: "Deactivate reader@example.com" }).click();
+    await expect.poll(() => page.locator("tbody").textContent()).toContain("deactivated");
     await screenshot(page, "end-users");
     await expectAccessible(page, "end users");
   });
