@@ -3,7 +3,22 @@ import type { Command } from "commander";
 import { requireWorkspace, withService } from "./context.js";
 import type { Workspace } from "../storage/workspaces.js";
 
-const view = (w: Workspace) => ({ id: w.id, slug: w.slug, hosts: w.hosts, dashboard_host: w.dashboard_host ?? null, identity: w.identity });
+const view = (w: Workspace) => ({
+  id: w.id,
+  slug: w.slug,
+  hosts: w.hosts,
+  dashboard_host: w.dashboard_host ?? null,
+  identity: w.identity,
+  self_signup: w.selfSignup,
+});
+
+interface CreateFlags {
+  host: string[];
+  identity: boolean;
+  selfSignup: boolean;
+  name?: string;
+  dashboardHost?: string;
+}
 
 export function registerWorkspaces(program: Command): void {
   const ws = program.command("workspaces").description("Create, list and update workspaces (each addressed by its hostnames)");
@@ -12,20 +27,21 @@ export function registerWorkspaces(program: Command): void {
     .requiredOption("--host <host...>", "hostname(s) that address the workspace")
     .option("--dashboard-host <host>", "hostname serving the dashboard at /_/ (default: admin.<first host>)")
     .option("--identity", "enable Identity (end-user accounts)", false)
+    .option("--self-signup", "let visitors create their own accounts (off by default; with --identity)", false)
     .option("--name <name>", "display name (default: the slug)")
-    .action(async (slug: string, opts: { host: string[]; identity: boolean; name?: string; dashboardHost?: string }, cmd: Command) => {
+    .action(async (slug: string, opts: CreateFlags, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const created = await svc.context.workspaces.create({
           slug,
           hosts: opts.host,
           identity: opts.identity,
+          selfSignup: opts.selfSignup,
           name: opts.name,
           dashboardHost: opts.dashboardHost,
         });
-        out.result(view(created), () => {
-          const dashboard = created.dashboard_host ? `; dashboard on ${created.dashboard_host}/_/` : "";
-          return `Created workspace ${created.slug} on ${created.hosts.join(", ")}${dashboard}${created.identity ? " (Identity on)" : ""}`;
-        });
+        const mode = created.identity ? ` (Identity on, self sign-up ${created.selfSignup ? "on" : "off"})` : "";
+        const dashboard = created.dashboard_host ? `; dashboard on ${created.dashboard_host}/_/` : "";
+        out.result(view(created), () => `Created workspace ${created.slug} on ${created.hosts.join(", ")}${dashboard}${mode}`);
       });
     });
   ws.command("update <slug>")

@@ -12,6 +12,8 @@ export interface Workspace {
   slug: string;
   name: string;
   identity: boolean;
+  /** Whether visitors may create their own accounts (POST /api/v1/accounts/signup); off by default. */
+  selfSignup: boolean;
   hosts: string[];
   /** Serves the dashboard at `/_/` and never site files; undefined when the workspace has none. */
   dashboard_host: string | undefined;
@@ -23,6 +25,7 @@ interface Row {
   slug: string;
   name: string;
   identity: number;
+  self_signup: number;
   created_at: string;
 }
 
@@ -36,6 +39,7 @@ const toWorkspace = (row: Row, hosts: HostRow[]): Workspace => ({
   slug: row.slug,
   name: row.name,
   identity: Boolean(row.identity),
+  selfSignup: Boolean(row.self_signup),
   hosts: hosts.filter((h) => !Number(h.dashboard)).map((h) => h.host).sort(),
   dashboard_host: hosts.find((h) => Number(h.dashboard))?.host,
   created_at: row.created_at,
@@ -57,7 +61,7 @@ export function createWorkspaceRepo(sql: Sql) {
      */
     async byHost(host: string): Promise<ResolvedWorkspace | undefined> {
       const row = await sql.get<Row & { content_version: number | null; dashboard: number; dashboard_host: string | null }>(
-        `SELECT w.id, w.slug, w.name, w.identity, w.created_at, h.dashboard,
+        `SELECT w.id, w.slug, w.name, w.identity, w.self_signup, w.created_at, h.dashboard,
            (SELECT v.version FROM content_versions v WHERE v.workspace_id = w.id) AS content_version,
            (SELECT d.host FROM workspace_hosts d WHERE d.workspace_id = w.id AND d.dashboard = 1) AS dashboard_host
          FROM workspace_hosts h JOIN workspaces w ON w.id = h.workspace_id WHERE h.host = ?`,
@@ -69,6 +73,7 @@ export function createWorkspaceRepo(sql: Sql) {
             slug: row.slug,
             name: row.name,
             identity: Boolean(row.identity),
+            selfSignup: Boolean(row.self_signup),
             created_at: row.created_at,
             contentVersion: Number(row.content_version ?? 0),
             onDashboardHost: Boolean(Number(row.dashboard)),
@@ -78,12 +83,12 @@ export function createWorkspaceRepo(sql: Sql) {
     },
 
     async bySlug(slug: string): Promise<Workspace | undefined> {
-      const row = await sql.get<Row>("SELECT id, slug, name, identity, created_at FROM workspaces WHERE slug = ?", [slug]);
+      const row = await sql.get<Row>("SELECT id, slug, name, identity, self_signup, created_at FROM workspaces WHERE slug = ?", [slug]);
       return row ? toWorkspace(row, await hostsOf(row.id)) : undefined;
     },
 
     async list(): Promise<Workspace[]> {
-      const rows = await sql.all<Row>("SELECT id, slug, name, identity, created_at FROM workspaces ORDER BY slug");
+      const rows = await sql.all<Row>("SELECT id, slug, name, identity, self_signup, created_at FROM workspaces ORDER BY slug");
       const hosts = await sql.all<HostRow & { workspace_id: string }>("SELECT host, dashboard, workspace_id FROM workspace_hosts");
       return rows.map((r) => toWorkspace(r, hosts.filter((h) => h.workspace_id === r.id)));
     },
@@ -94,7 +99,14 @@ export function createWorkspaceRepo(sql: Sql) {
     },
 
     /** `dashboardHost` defaults to `admin.<first named host>` (a conflict on it is a 409 like any host). */
-    async create(input: { slug: string; hosts: string[]; name?: string; identity?: boolean; dashboardHost?: string }): Promise<Workspace> {
+    async create(input: {
+      slug: string;
+      hosts: string[];
+      name?: string;
+      identity?: boolean;
+      selfSignup?: boolean;
+      dashboardHost?: string;
+    }): Promise<Workspace> {
       const slug = validateSlug(input.slug);
       if (input.hosts.length === 0) throw badRequest("A workspace needs at least one host (--host)");
       const hosts = [...new Set(input.hosts.map((h) => normalizeHost(h)))];
@@ -106,15 +118,17 @@ export function createWorkspaceRepo(sql: Sql) {
         slug,
         name: input.name ?? slug,
         identity: input.identity ? 1 : 0,
+        self_signup: input.selfSignup ? 1 : 0,
         created_at: new Date().toISOString(),
       };
       try {
         await sql.transaction(async (tx) => {
-          await tx.run("INSERT INTO workspaces (id, slug, name, identity, created_at) VALUES (?, ?, ?, ?, ?)", [
+          await tx.run("INSERT INTO workspaces (id, slug, name, identity, self_signup, created_at) VALUES (?, ?, ?, ?, ?, ?)", [
             row.id,
             row.slug,
             row.name,
             row.identity,
+            row.self_signup,
             row.created_at,
           ]);
           for (const host of allHosts) {
@@ -144,6 +158,10 @@ export function createWorkspaceRepo(sql: Sql) {
 
     async setIdentity(id: string, identity: boolean): Promise<void> {
       await sql.run("UPDATE workspaces SET identity = ? WHERE id = ?", [identity ? 1 : 0, id]);
+    },
+
+    async setSelfSignup(id: string, selfSignup: boolean): Promise<void> {
+      await sql.run("UPDATE workspaces SET self_signup = ? WHERE id = ?", [selfSignup ? 1 : 0, id]);
     },
   };
 }

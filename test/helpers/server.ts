@@ -30,6 +30,9 @@ export async function startTestServer(driver: DriverName = "sqlite", options: Se
     ...options,
   });
   const server: Server = createServer(svc.handler);
+  // Some suites block this process for seconds (synchronous tsc compiles): an idle keep-alive
+  // socket must not expire during the block, or the client's next request races its close.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;

@@ -30,10 +30,13 @@ const PAGINATED_TOOLS = new Set(["list_items", "list_media", "list_submissions"]
 const listRoutes = allRoutes.filter((r) => r.method === "GET" && r.summary.startsWith("List"));
 const listTools = mcpTools.filter((t) => t.name.startsWith("list_"));
 
-function expectListShape(body: any, paginated: boolean, where: string) {
+/** Lists the fixtures below fill; a list added later is checked for its shape even when empty. */
+const FILLED = new Set([...PAGINATED, "/api/dashboard/collections", "/api/dashboard/forms", "/api/dashboard/rules", "/api/dashboard/keys", "/api/dashboard/members", "/api/dashboard/webhooks"]);
+
+function expectListShape(body: any, paginated: boolean, where: string, filled = true) {
   expect(Object.keys(body).sort(), where).toEqual(["data", "meta"]);
   expect(Array.isArray(body.data), where).toBe(true);
-  expect(body.data.length, `${where}: the fixtures give every list at least one record`).toBeGreaterThan(0);
+  if (filled) expect(body.data.length, `${where}: the fixtures give this list at least one record`).toBeGreaterThan(0);
   if (paginated) expect(body.meta, where).toEqual({ total: body.data.length, limit: expect.any(Number), offset: 0 });
   else expect(body.meta, where).toEqual({ total: body.data.length });
 }
@@ -85,7 +88,7 @@ describe.each(drivers)("one list shape on %s", (driver) => {
     const res = await t.request(url, { host: HOST, token: path.startsWith("/api/v1/") ? undefined : owner });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
-    expectListShape(body, PAGINATED.has(path), path);
+    expectListShape(body, PAGINATED.has(path), path, FILLED.has(path));
   });
 
   it.each(listTools.map((tool) => [tool.name] as const))("MCP %s answers {data, meta}", async (name) => {
