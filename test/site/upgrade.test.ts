@@ -94,7 +94,7 @@ describe.each(drivers)("a deploy stored before migration 006, on %s", (driver) =
     const db = await createTestDatabase(driver);
     const sql = await openDatabase(db.url);
     await migrate(sql, migrations.filter((m) => m.id <= 5));
-    // The workspace as 0.1.0 stored it (today's repository writes columns of later migrations).
+    // The workspace as 0.1.0 wrote it: today's repository would write columns later migrations add.
     const ws = { id: randomUUID() };
     await sql.run("INSERT INTO workspaces (id, slug, name, identity, created_at) VALUES (?, 'legacy', 'legacy', 0, ?)", [ws.id, "2026-01-01T00:00:00.000Z"]);
     await sql.run("INSERT INTO workspace_hosts (host, workspace_id) VALUES ('legacy.localhost', ?)", [ws.id]);
