@@ -33,6 +33,8 @@ export interface ResolvedOptions {
   passwordParams: ScryptParams;
   /** Sign-in throttling (http/middleware/login-limit.ts). */
   signInLimits: SignInLimits;
+  /** Serve the web dashboard at `/_/` on each workspace's dashboard host. */
+  dashboard: boolean;
 }
 
 export interface ServiceContext {
