@@ -73,6 +73,8 @@ export interface ServiceOptions {
    * service without it rehashes such a password at the user's next sign-in. Default false.
    */
   insecureFastPasswordHashing?: boolean;
+  /** Serve the web dashboard at `/_/` on each workspace's dashboard host (docs/dashboard.md). Default true. */
+  dashboard?: boolean;
 }
 
 const optionsSchema = z
@@ -96,6 +98,7 @@ const optionsSchema = z
     sendMail: z.function().optional(),
     signInLimits: z.record(z.string(), z.unknown()).optional(),
     insecureFastPasswordHashing: z.boolean().optional(),
+    dashboard: z.boolean().optional(),
   })
   .strict();
 
@@ -169,6 +172,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         siteMaxFiles: options.siteMaxFiles ?? 10_000,
         passwordParams: options.insecureFastPasswordHashing ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT,
         signInLimits,
+        dashboard: options.dashboard ?? true,
       },
       sendMail: options.sendMail ?? unconfiguredMailSender(logger),
       now,

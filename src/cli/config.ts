@@ -26,6 +26,7 @@ export const configSchema = z
     loginBackoffMs: z.coerce.number().int().positive().describe("First sign-in back-off in ms, doubled with each further failure"),
     loginMaxBackoffMs: z.coerce.number().int().positive().describe("Longest sign-in back-off in ms"),
     loginWindowMs: z.coerce.number().int().positive().describe("Failed sign-ins are forgotten this many ms after the last one (at least loginMaxBackoffMs)"),
+    dashboard: z.boolean().describe("Serve the web dashboard at /_/ on each workspace's dashboard host"),
   })
   .strict();
 
@@ -45,6 +46,7 @@ export const CONFIG_DEFAULTS: CliConfig = {
   loginBackoffMs: DEFAULT_SIGN_IN_LIMITS.backoffMs,
   loginMaxBackoffMs: DEFAULT_SIGN_IN_LIMITS.maxBackoffMs,
   loginWindowMs: DEFAULT_SIGN_IN_LIMITS.windowMs,
+  dashboard: true,
 };
 
 /** Environment variables and the setting each one feeds. */

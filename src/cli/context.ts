@@ -58,6 +58,7 @@ export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = proce
       maxBackoffMs: config.loginMaxBackoffMs,
       windowMs: config.loginWindowMs,
     },
+    dashboard: config.dashboard,
   };
 }
 

@@ -29,6 +29,7 @@ interface ServeFlags {
   loginBackoffMs?: string;
   loginMaxBackoffMs?: string;
   loginWindowMs?: string;
+  dashboard?: boolean;
 }
 
 /** The sign-in throttling settings a flag of the same name sets (docs/configuration.md). */
@@ -41,6 +42,7 @@ export function registerServe(program: Command): void {
     .option("--port <port>", "port [PORT] (default 3000)")
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
     .option("--trust-proxy", "read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy")
+    .option("--no-dashboard", "do not serve the web dashboard at /_/")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
     .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
@@ -59,13 +61,14 @@ export function registerServe(program: Command): void {
         ...(opts.keepDeploys !== undefined && { keepDeploys: opts.keepDeploys as unknown as number }),
         ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
         ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
+        ...(opts.dashboard === false && { dashboard: false }),
       });
       const size = parseClusterSize(opts.cluster);
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
         const base = baseUrl(config.hostname, port);
         const where = clientHost(config.hostname) === config.hostname ? "" : ` (interface ${config.hostname})`;
         consola.success(`contentsvc listening on ${base}${where}${workers ? ` (${workers} workers)` : ""}`);
-        if (demo) consola.log(demoBanner(demo, base).join("\n"));
+        if (demo) consola.log(demoBanner(demo, base, config.dashboard).join("\n"));
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
       };
       if (size !== undefined && cluster.isPrimary) {

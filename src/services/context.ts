@@ -28,6 +28,8 @@ export interface ResolvedOptions extends StorageOptions {
   siteMaxFiles: number;
   /** Sign-in throttling (http/middleware/login-limit.ts). */
   signInLimits: SignInLimits;
+  /** Serve the web dashboard at `/_/` on each workspace's dashboard host. */
+  dashboard: boolean;
 }
 
 export interface ServiceContext extends StorageContext {

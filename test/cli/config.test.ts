@@ -33,6 +33,7 @@ describe("configuration", () => {
       keepDeploys: 10,
       siteQuota: 500 * 1024 * 1024,
       siteMaxFiles: 10_000,
+      dashboard: true,
       ...LOGIN_DEFAULTS,
     });
   });
