@@ -1,4 +1,4 @@
-/** The access-control command groups (issue 3): `svc users …` and `svc keys …`. */
+/** The access-control command groups: `svc members …` (also `svc users …`) and `svc keys …`. */
 import type { Command } from "commander";
 import { registerKeys } from "./keys.js";
 import { registerUsers } from "./users.js";
