@@ -11,6 +11,7 @@ import type { EventBus } from "./services/bus.js";
 import type { WorkspaceRepo } from "./storage/workspaces.js";
 import type { SharedState } from "./storage/shared-state.js";
 import type { Dispatcher } from "./webhooks/types.js";
+import type { MailSender } from "./services/mail.js";
 
 export interface ResolvedOptions {
   dataDir: string | undefined;
@@ -20,6 +21,12 @@ export interface ResolvedOptions {
   bodyLimit: number;
   /** Largest media upload or site deploy, bytes. */
   uploadLimit: number;
+  /** Site deploys kept per workspace, the live one included. */
+  keepDeploys: number;
+  /** Distinct bytes of site files a workspace may store over its kept deploys. */
+  siteQuota: number;
+  /** Most archive entries (files and directories) in one site deploy. */
+  siteMaxFiles: number;
 }
 
 export interface ServiceContext {
@@ -33,6 +40,8 @@ export interface ServiceContext {
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
   webhooks: Dispatcher;
   options: ResolvedOptions;
+  /** Mail to end users (email verification); the `sendMail` option, or a logged no-op. */
+  sendMail: MailSender;
   /** Milliseconds since the epoch; injectable for tests. */
   now(): number;
 }

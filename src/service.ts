@@ -16,6 +16,7 @@ import { createSealer, loadMasterKeys } from "./storage/seal.js";
 import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
+import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { ServiceContext } from "./service-context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
@@ -40,12 +41,20 @@ export interface ServiceOptions {
   bodyLimit?: number;
   /** Largest media upload or site deploy in bytes. Default 50 MiB. */
   uploadLimit?: number;
+  /** Site deploys kept per workspace (rollback targets), the live one included; older ones and their files are deleted. Default 10. */
+  keepDeploys?: number;
+  /** Bytes of distinct site files one workspace may store over its kept deploys (413 for a deploy larger alone). Default 500 MiB. */
+  siteQuota?: number;
+  /** Most archive entries (files and directories) in one site deploy (413 past it). Default 10,000. */
+  siteMaxFiles?: number;
   /** Logger; default a consola instance tagged `contentsvc`. */
   logger?: ConsolaInstance;
   /** Webhook delivery tuning for tests and embedders (extra CAs, DNS lookup, clock, timeouts). */
   webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
+  /** Sends mail to end users (email-verification tokens; see docs/identity.md). Default: log that none is configured. */
+  sendMail?: MailSender;
 }
 
 const optionsSchema = z
@@ -59,9 +68,13 @@ const optionsSchema = z
     allowPrivateWebhookTargets: z.boolean().optional(),
     bodyLimit: z.number().int().positive().optional(),
     uploadLimit: z.number().int().positive().optional(),
+    keepDeploys: z.number().int().min(1).optional(),
+    siteQuota: z.number().int().positive().optional(),
+    siteMaxFiles: z.number().int().positive().optional(),
     logger: z.any().optional(),
     webhooks: z.record(z.string(), z.unknown()).optional(),
     now: z.function().optional(),
+    sendMail: z.function().optional(),
   })
   .strict();
 
@@ -125,7 +138,11 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         allowPrivateWebhookTargets: allowPrivate,
         bodyLimit: options.bodyLimit ?? 1024 * 1024,
         uploadLimit: options.uploadLimit ?? 50 * 1024 * 1024,
+        keepDeploys: options.keepDeploys ?? 10,
+        siteQuota: options.siteQuota ?? 500 * 1024 * 1024,
+        siteMaxFiles: options.siteMaxFiles ?? 10_000,
       },
+      sendMail: options.sendMail ?? unconfiguredMailSender(logger),
       now,
     };
     const stopFeatures = startFeatures(context);

@@ -17,6 +17,9 @@ export const configSchema = z
     hostname: z.string().min(1).describe("Interface svc serve listens on"),
     allowPrivateWebhookTargets: z.boolean().describe("Allow webhook URLs on loopback/private addresses (development only)"),
     trustProxy: z.boolean().describe("Read X-Forwarded-Host from a trusted reverse proxy"),
+    keepDeploys: z.coerce.number().int().min(1).describe("Site deploys kept per workspace, the live one included (older ones and their files are deleted)"),
+    siteQuota: z.coerce.number().int().positive().describe("Bytes of distinct site files one workspace may store over its kept deploys"),
+    siteMaxFiles: z.coerce.number().int().positive().describe("Most archive entries (files and directories) in one site deploy"),
   })
   .strict();
 
@@ -28,6 +31,9 @@ export const CONFIG_DEFAULTS: CliConfig = {
   hostname: "127.0.0.1",
   allowPrivateWebhookTargets: false,
   trustProxy: false,
+  keepDeploys: 10,
+  siteQuota: 500 * 1024 * 1024,
+  siteMaxFiles: 10_000,
 };
 
 /** Environment variables and the setting each one feeds. */
@@ -40,6 +46,9 @@ export const ENV_VARS: Record<string, keyof CliConfig> = {
   SVC_HOSTNAME: "hostname",
   SVC_WEBHOOKS_ALLOW_PRIVATE: "allowPrivateWebhookTargets",
   SVC_TRUST_PROXY: "trustProxy",
+  SVC_KEEP_DEPLOYS: "keepDeploys",
+  SVC_SITE_QUOTA: "siteQuota",
+  SVC_SITE_MAX_FILES: "siteMaxFiles",
 };
 
 const CONFIG_FILES = ["svc.config.ts", "svc.config.mjs", "svc.config.js", "svc.config.json"];

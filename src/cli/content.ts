@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
 import { collectionView } from "../storage/collections.js";
 import { createCollection, getCollection, listCollections } from "../services/collections.js";
+import { OPERATOR } from "../services/gates.js";
 import { createEntry, listEntries, updateEntry } from "../services/entries.js";
 import type { Entry } from "../storage/entries.js";
 import { requireWorkspace, withService } from "./context.js";
@@ -33,7 +34,7 @@ export function registerContent(program: Command): void {
         const body = opts.definition
           ? { name, ...parseJsonObject(opts.definition, "--definition") }
           : { name, access: opts.access, fields: opts.field.map(parseFieldSpec), ...(opts.rule ? { rule: opts.rule } : {}) };
-        const created = collectionView(await createCollection(svc.context, ws.id, body));
+        const created = collectionView(await createCollection(svc.context, ws.id, body, OPERATOR));
         out.result(created, () => `Created collection ${created.name} (${created.access}) with ${created.fields.map((f) => `${f.name}:${f.type}`).join(", ") || "no fields"}`);
       });
     });

@@ -34,6 +34,9 @@ export function serviceOptions(config: CliConfig) {
     redis: config.redis,
     trustProxy: config.trustProxy,
     allowPrivateWebhookTargets: config.allowPrivateWebhookTargets,
+    keepDeploys: config.keepDeploys,
+    siteQuota: config.siteQuota,
+    siteMaxFiles: config.siteMaxFiles,
   };
 }
 

@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { Command } from "commander";
 import { consola } from "consola";
 import { commandConfig, serviceOptions } from "./context.js";
+import { developmentMail } from "./dev-mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
@@ -20,6 +21,9 @@ interface ServeFlags {
   allowPrivateWebhookTargets?: boolean;
   trustProxy?: boolean;
   cluster?: string;
+  keepDeploys?: string;
+  siteQuota?: string;
+  siteMaxFiles?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -31,12 +35,18 @@ export function registerServe(program: Command): void {
     .option("--allow-private-webhook-targets", "allow webhook URLs on loopback/private addresses [SVC_WEBHOOKS_ALLOW_PRIVATE=1]")
     .option("--trust-proxy", "read X-Forwarded-Host from a trusted reverse proxy")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
+    .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
+    .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
+    .option("--site-max-files <n>", "most archive entries in one site deploy [SVC_SITE_MAX_FILES] (default 10000)")
     .action(async (opts: ServeFlags, cmd: Command) => {
       const { config } = await commandConfig(cmd, {
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
         ...(opts.allowPrivateWebhookTargets && { allowPrivateWebhookTargets: true }),
         ...(opts.trustProxy && { trustProxy: true }),
+        ...(opts.keepDeploys !== undefined && { keepDeploys: opts.keepDeploys as unknown as number }),
+        ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
+        ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
       });
       const size = parseClusterSize(opts.cluster);
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
@@ -48,7 +58,8 @@ export function registerServe(program: Command): void {
         return runPrimary(config, size, { bootstrap: bootstrapOnce, ready: (port, demo) => announce(port, demo, size) });
       }
 
-      const svc = await createService(serviceOptions(config));
+      let listening = config.port;
+      const svc = await createService({ ...serviceOptions(config), ...developmentMail(config.hostname, () => listening) });
       // A cluster worker: the primary already bootstrapped and announces the port.
       const demo = cluster.isWorker ? undefined : await bootstrapOnce(svc.context).catch(async (error: unknown) => {
         await svc.close();
@@ -67,6 +78,7 @@ export function registerServe(program: Command): void {
       });
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
+      listening = port;
       if (!cluster.isWorker) announce(port, demo);
 
       await new Promise<void>((resolve) => {

@@ -115,3 +115,30 @@ export function fieldsToCheck(before: readonly FormField[], after: readonly Form
     return was !== undefined && now !== undefined && now < was;
   });
 }
+
+/**
+ * The fields of `after` that narrow what `before` accepted, judged from the two definitions alone
+ * (never from stored data, so the answer leaks nothing submitted): a new field that is required,
+ * or whose name a removed field's stored values may still use (`retired`, or any name when the
+ * history is unknown: null); a type change (except text-like → string/text with no lower limit);
+ * a field made required; a removed select option; a lower max length. Without submissions:read a
+ * form holding submissions refuses every such change (spec 5.4.5; docs/forms.md).
+ *
+ * @example
+ * narrowedFields([{ name: "a", type: "string" }], [{ name: "a", type: "string", max_length: 14 }], []); // ["a"]
+ */
+export function narrowedFields(before: readonly FormField[], after: readonly FormField[], retired: readonly string[] | null): string[] {
+  const old = new Map(before.map((f) => [f.name, f]));
+  return after
+    .filter((f) => {
+      const prev = old.get(f.name);
+      if (!prev) return f.required === true || retired === null || retired.includes(f.name);
+      const [was, now] = [maxLengthOf(prev), maxLengthOf(f)];
+      if (prev.type !== f.type && !(was !== undefined && now !== undefined && (f.type === "string" || f.type === "text"))) return true;
+      if (f.required && !prev.required) return true;
+      if (prev.options && f.options && prev.options.some((o) => !f.options!.includes(o))) return true;
+      return was !== undefined && now !== undefined && now < was;
+    })
+    .map((f) => f.name)
+    .sort();
+}

@@ -5,14 +5,14 @@
  * - `{"signed_in": true}`: any account session;
  * - `{"account": {"field": "<name>", "eq": v}}` / `{"account": {"field": "<name>", "in": [v, …]}}`:
  *   `email` or an attribute of the account equals v / one of the list (an array attribute matches
- *   when any element does; `email` compares case-insensitively);
+ *   when any element does; `email` compares case-insensitively and only once verified);
  * - `{"all": [c, …]}`, `{"any": [c, …]}`: every / some of the nested conditions.
  *
  * Validated on save with errors that name the path; evaluation never throws. Pure: no I/O.
  *
  * @example
  * const c = parseCondition({ any: [{ account: { field: "plan", in: ["pro", "team"] } }, { account: { field: "email", eq: "ceo@example.com" } }] });
- * evaluateRule(c, { id: "u1", email: "a@example.com", attributes: { plan: "pro" } }); // true
+ * evaluateRule(c, { id: "u1", email: "a@example.com", emailVerified: true, attributes: { plan: "pro" } }); // true
  */
 import { z } from "zod";
 import { badRequest } from "./errors.js";
@@ -28,10 +28,14 @@ export type Condition =
   | { all: Condition[] }
   | { any: Condition[] };
 
-/** The account a condition is evaluated against. */
+/**
+ * The account a condition is evaluated against. Its email counts only once verified: anyone can
+ * sign up under any address, so an unverified email is invisible to rules (`eq` fails).
+ */
 export interface RuleAccount {
   id: string;
   email: string;
+  emailVerified: boolean;
   attributes: Record<string, unknown>;
 }
 
@@ -119,7 +123,7 @@ export function evaluateRule(condition: Condition, account: RuleAccount | undefi
   if ("all" in condition) return condition.all.every((c) => evaluateRule(c, account));
   if ("any" in condition) return condition.any.some((c) => evaluateRule(c, account));
   const a = condition.account;
-  const actual = a.field === "email" ? account.email : Object.hasOwn(account.attributes, a.field) ? account.attributes[a.field] : undefined;
+  const actual = a.field === "email" ? (account.emailVerified ? account.email : undefined) : Object.hasOwn(account.attributes, a.field) ? account.attributes[a.field] : undefined;
   const wanted: Scalar[] = "eq" in a ? [a.eq] : a.in;
   const values = Array.isArray(actual) ? actual : [actual];
   return values.some((v) => wanted.some((w) => same(a.field, v, w)));

@@ -8,7 +8,7 @@ import type { Grant } from "../core/grants.js";
 export type Principal =
   | { kind: "key"; id: string; workspaceId: string; grants: readonly Grant[] }
   | { kind: "user"; id: string; workspaceId: string; role: "owner" | "member"; grants: readonly Grant[] }
-  | { kind: "account"; id: string; workspaceId: string; email: string; attributes: Record<string, unknown> };
+  | { kind: "account"; id: string; workspaceId: string; email: string; emailVerified: boolean; attributes: Record<string, unknown> };
 
 export type Access =
   /** No credential needed; a credential sent is ignored (spec 5.2.3). */

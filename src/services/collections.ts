@@ -10,7 +10,9 @@ import { isUniqueViolation } from "../storage/driver-errors.js";
 import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
 import { createEntryRepo } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
+import { opensCollection } from "../core/openings.js";
 import { repo, type ServiceContext } from "../service-context.js";
+import { assertMayOpen, type Actor } from "./gates.js";
 
 const SCAN_PAGE = 500;
 
@@ -33,10 +35,12 @@ export function unknownCollection(name: string) {
 
 /**
  * Creates a collection from a definition body; 400 for an invalid definition, an unknown relation
- * target or rule; 409 when the name is taken.
+ * target or rule; 403 when it is public or gated and `actor` lacks entries:read; 409 when the
+ * name is taken.
  */
-export async function createCollection(ctx: ServiceContext, workspaceId: string, body: unknown): Promise<StoredCollection> {
+export async function createCollection(ctx: ServiceContext, workspaceId: string, body: unknown, actor: Actor): Promise<StoredCollection> {
   const def = parseCollectionDefinition(body);
+  if (opensCollection(undefined, def)) assertMayOpen(actor);
   const collections = repo(ctx, createCollectionRepo);
   const at = new Date(ctx.now()).toISOString();
   const stored: StoredCollection = { ...def, id: randomUUID(), workspaceId, created_at: at, updated_at: at };
@@ -54,15 +58,17 @@ export async function createCollection(ctx: ServiceContext, workspaceId: string,
 
 /**
  * Replaces a collection's definition (PUT). Removing a field drops its stored values; a field
- * that becomes required or changes type is checked against every stored entry first.
+ * that becomes required or changes type is checked against every stored entry first. Opening it
+ * to more readers needs entries:read of `actor` (403).
  */
-export async function updateCollection(ctx: ServiceContext, workspaceId: string, name: string, body: unknown): Promise<StoredCollection> {
+export async function updateCollection(ctx: ServiceContext, workspaceId: string, name: string, body: unknown, actor: Actor): Promise<StoredCollection> {
   const input = body && typeof body === "object" && !Array.isArray(body) ? { name, ...(body as Record<string, unknown>) } : body;
   const def = parseCollectionDefinition(input);
   if (def.name !== name) throw badRequest("name: renaming a collection is not supported", { field: "name" });
   const entries = repo(ctx, createEntryRepo);
   return ctx.sql.transaction(async (tx) => {
     const before = await getCollection(ctx, workspaceId, name, tx, "update");
+    if (opensCollection(before, def)) assertMayOpen(actor);
     await checkReferences(ctx, workspaceId, def, tx);
     const plan = planSchemaChange(before, def);
     if (plan.checked.length > 0) {

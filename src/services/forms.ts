@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { badRequest, conflict, notFound } from "../core/errors.js";
 import { countViolations, storedValues, validateSubmission, type SubmissionFile } from "../core/form-values.js";
-import { fieldsToCheck, isFormSlug, parseFormDefinition } from "../core/forms.js";
+import { fieldsToCheck, isFormSlug, narrowedFields, parseFormDefinition } from "../core/forms.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
 import { createFormRepo, type StoredForm } from "../storage/forms.js";
 import { createSubmissionRepo, submissionBlobKey } from "../storage/submissions.js";
@@ -32,7 +32,7 @@ export async function getForm(ctx: ServiceContext, workspaceId: string, slug: st
 export async function createForm(ctx: ServiceContext, workspaceId: string, body: unknown): Promise<StoredForm> {
   const def = parseFormDefinition(body);
   const at = new Date(ctx.now()).toISOString();
-  const form: StoredForm = { ...def, id: randomUUID(), workspaceId, created_at: at, updated_at: at };
+  const form: StoredForm = { ...def, id: randomUUID(), workspaceId, retiredFields: [], created_at: at, updated_at: at };
   try {
     await repo(ctx, createFormRepo).insert(form);
   } catch (error) {
@@ -48,29 +48,40 @@ export interface SubmissionVisibility {
 }
 
 /**
- * Replaces a form's definition (PUT). Refused with 409 when stored submissions would violate the
- * new fields (a new required field, a type change, a removed option, a lower max length); the
- * number of rows in the way is told only with `revealCount` (spec 5.4.5). Removing a field keeps
- * the values already submitted for it.
+ * Replaces a form's definition (PUT). With `revealCount` (submissions:read), refused with 409 when
+ * stored submissions would violate the new fields (a new required field, a type change, a removed
+ * option, a lower max length), telling how many. Without it, the stored values must stay hidden
+ * (spec 5.4.5), so success may not depend on them: a form holding submissions refuses every
+ * narrowing change (core/forms.ts narrowedFields, from the definitions alone), whatever the
+ * values. Removing a field keeps the values already submitted for it (and remembers its name).
  */
 export async function updateForm(ctx: ServiceContext, workspaceId: string, slug: string, body: unknown, vis: SubmissionVisibility): Promise<StoredForm> {
   const input = body && typeof body === "object" && !Array.isArray(body) ? { slug, ...(body as Record<string, unknown>) } : body;
   const def = parseFormDefinition(input);
   if (def.slug !== slug) throw badRequest("slug: renaming a form is not supported (its URL is embedded in sites)", { field: "slug" });
+  const submissions = repo(ctx, createSubmissionRepo);
   return ctx.sql.transaction(async (tx) => {
     const before = await getForm(ctx, workspaceId, slug, tx, true);
-    if (fieldsToCheck(before.fields, def.fields).length > 0) {
+    const stored = await submissions.count(before.id, tx);
+    if (stored > 0 && !vis.revealCount) {
+      const narrowed = narrowedFields(before.fields, def.fields, before.retiredFields);
+      if (narrowed.length > 0) throw narrowingRefused(slug, narrowed);
+    }
+    if (stored > 0 && vis.revealCount && fieldsToCheck(before.fields, def.fields).length > 0) {
       const rows: ReturnType<typeof storedValues>[] = [];
       let total = { rows: 0, byField: {} as Record<string, number> };
-      for await (const page of repo(ctx, createSubmissionRepo).scan(before.id, SCAN_PAGE, tx)) {
+      for await (const page of submissions.scan(before.id, SCAN_PAGE, tx)) {
         rows.length = 0;
         for (const s of page) rows.push(storedValues(s.data, s.files));
         const c = countViolations(before.fields, def.fields, rows);
         total = { rows: total.rows + c.rows, byField: mergeCounts(total.byField, c.byField) };
       }
-      if (total.rows > 0) throw refusal(slug, total, vis);
+      if (total.rows > 0) throw refusal(slug, total);
     }
-    const after: StoredForm = { ...before, ...def, updated_at: new Date(ctx.now()).toISOString() };
+    // With no submission stored, nothing can linger under a removed field's name.
+    const removed = before.fields.filter((f) => !def.fields.some((n) => n.name === f.name)).map((f) => f.name);
+    const retiredFields = stored === 0 ? [] : before.retiredFields && [...new Set([...before.retiredFields, ...removed])].sort();
+    const after: StoredForm = { ...before, ...def, retiredFields, updated_at: new Date(ctx.now()).toISOString() };
     await repo(ctx, createFormRepo).update(after, tx);
     return after;
   });
@@ -160,15 +171,17 @@ function mergeCounts(a: Record<string, number>, b: Record<string, number>): Reco
   return out;
 }
 
-function refusal(slug: string, total: { rows: number; byField: Record<string, number> }, vis: SubmissionVisibility) {
+/** The answer without submissions:read: the same for any stored values (no count, no verdict on them). */
+function narrowingRefused(slug: string, fields: string[]) {
+  return conflict(
+    `Cannot change form ${slug}: it holds stored submissions and the change narrows fields ${fields.join(", ")}; without submissions:read such a change is refused whatever the stored values (a caller holding submissions:read can make it when they fit)`,
+    { form: slug, fields },
+  );
+}
+
+function refusal(slug: string, total: { rows: number; byField: Record<string, number> }) {
   const fields = Object.keys(total.byField).sort();
   const named = fields.join(", ");
-  if (!vis.revealCount) {
-    return conflict(`Cannot change form ${slug}: stored submissions would violate the new definition (fields: ${named}); edit or delete them first`, {
-      form: slug,
-      fields,
-    });
-  }
   const rows = total.rows === 1 ? "1 stored submission" : `${total.rows} stored submissions`;
   return conflict(`Cannot change form ${slug}: ${rows} would violate the new definition (fields: ${named}); edit or delete them first`, {
     form: slug,

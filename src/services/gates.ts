@@ -1,7 +1,8 @@
 /**
  * Who may read a collection through the delivery API (spec 4.1, 5.3, 5.6). Public collections
  * need nothing; private ones a key (or dashboard session) holding entries:read; gated ones that,
- * or an account session satisfying the collection's rule (services/rules.ts).
+ * or an account session satisfying the collection's rule (services/rules.ts). Also the one check
+ * of changes that widen those readers (assertMayOpen).
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
@@ -32,12 +33,31 @@ export async function assertCanRead(ctx: ServiceContext, collection: StoredColle
 export async function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
   if (!principal) throw unauthorized();
   if (principal.kind !== "account") return assertEntriesRead(principal);
-  const account = { id: principal.id, email: principal.email, attributes: principal.attributes };
+  const account = { id: principal.id, email: principal.email, emailVerified: principal.emailVerified, attributes: principal.attributes };
   if (await accountSatisfiesRule(ctx, collection.workspaceId, collection.rule, account)) return;
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
 }
 
-function assertEntriesRead(principal: Exclude<Principal, { kind: "account" }> | Principal): void {
+/**
+ * Who makes a management change: a principal of the request, or the local operator (the CLI,
+ * which like an owner bypasses grants).
+ */
+export type Actor = Principal | { kind: "operator" };
+
+/** The operator: what the CLI passes as the actor of its changes. */
+export const OPERATOR: Actor = { kind: "operator" };
+
+/**
+ * The one check of every change that widens who reads entries (core/openings.ts: opening a
+ * collection, pointing it at another rule, changing a rule in use): it needs entries:read, so
+ * collections:write or rules:write alone never reads entries by the back door (spec 5.4.3).
+ * 403 `Missing grant: entries:read`; owners and the operator bypass.
+ */
+export function assertMayOpen(actor: Actor): void {
+  if (actor.kind !== "operator") assertEntriesRead(actor);
+}
+
+function assertEntriesRead(principal: Principal): void {
   if (principal.kind === "user" && principal.role === "owner") return;
   assertGrant(principal.kind === "account" ? [] : principal.grants, "entries:read");
 }

@@ -4,10 +4,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { conflict, notFound } from "../core/errors.js";
+import { changesGate } from "../core/openings.js";
 import { evaluateRule, parseRule, type RuleAccount } from "../core/rules.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
 import { createRuleRepo, type StoredRule } from "../storage/rules.js";
 import { repo, type ServiceContext } from "../service-context.js";
+import { assertMayOpen, type Actor } from "./gates.js";
 
 /** Every rule of a workspace, by name. */
 export function listRules(ctx: ServiceContext, workspaceId: string): Promise<StoredRule[]> {
@@ -30,13 +32,21 @@ export async function createRule(ctx: ServiceContext, workspaceId: string, body:
   return rule;
 }
 
-/** Replaces a rule's name and condition (PUT); collections gated by it follow at once. */
-export async function updateRule(ctx: ServiceContext, workspaceId: string, id: string, body: unknown): Promise<StoredRule> {
+/**
+ * Replaces a rule's name and condition (PUT); collections gated by it follow at once, so a new
+ * condition of a rule in use needs entries:read of `actor` (403), like opening a collection.
+ */
+export async function updateRule(ctx: ServiceContext, workspaceId: string, id: string, body: unknown, actor: Actor): Promise<StoredRule> {
   const { name, condition } = parseRule(body);
-  const before = await getRule(ctx, workspaceId, id);
-  const after: StoredRule = { ...before, name, condition, updated_at: new Date(ctx.now()).toISOString() };
-  await unique(name, () => repo(ctx, createRuleRepo).update(workspaceId, after));
-  return after;
+  const rules = repo(ctx, createRuleRepo);
+  return ctx.sql.transaction(async (tx) => {
+    const before = await rules.get(workspaceId, id, tx);
+    if (!before) throw notFound("Unknown rule");
+    if (changesGate((await rules.usedBy(workspaceId, id, tx)).length, before.condition, condition)) assertMayOpen(actor);
+    const after: StoredRule = { ...before, name, condition, updated_at: new Date(ctx.now()).toISOString() };
+    await unique(name, () => rules.update(workspaceId, after, tx));
+    return after;
+  });
 }
 
 /** Deletes a rule; 409 naming the collections while any is gated by it. */

@@ -23,6 +23,8 @@ export const ACCOUNT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export interface Account {
   id: string;
   email: string;
+  /** Whether the account proved it receives mail at `email` (rules see the email only then). */
+  email_verified: boolean;
   attributes: Record<string, unknown>;
   created_at: string;
 }
@@ -30,12 +32,19 @@ export interface Account {
 interface Row {
   id: string;
   email: string;
+  email_verified_at?: string | null;
   attributes: string;
   active: number;
   created_at: string;
 }
 
-const toAccount = (r: Row): Account => ({ id: r.id, email: r.email, attributes: parseAttributes(r.attributes), created_at: r.created_at });
+const toAccount = (r: Row): Account => ({
+  id: r.id,
+  email: r.email,
+  email_verified: r.email_verified_at != null,
+  attributes: parseAttributes(r.attributes),
+  created_at: r.created_at,
+});
 
 /** Repository factory; use through `repo(ctx, createAccountRepo)`. */
 export function createAccountRepo(ctx: ServiceContext) {
@@ -103,7 +112,7 @@ export function createAccountRepo(ctx: ServiceContext) {
     },
 
     async get(workspaceId: string, id: string): Promise<Account | undefined> {
-      const row = await sql.get<Row>("SELECT id, email, attributes, active, created_at FROM end_users WHERE workspace_id = ? AND id = ?", [
+      const row = await sql.get<Row>("SELECT id, email, email_verified_at, attributes, active, created_at FROM end_users WHERE workspace_id = ? AND id = ?", [
         workspaceId,
         id,
       ]);

@@ -24,6 +24,7 @@ export interface AccountCredential {
   userId: string;
   workspaceId: string;
   email: string;
+  emailVerified: boolean;
   attributes: Record<string, unknown>;
   active: boolean;
   expiresAt: string;
@@ -70,8 +71,8 @@ export function createCredentialRepo(ctx: ServiceContext) {
       );
     },
     async accountSession(hash: string): Promise<AccountCredential | undefined> {
-      const row = await sql.get<{ user_id: string; workspace_id: string; email: string; attributes: string; active: number; expires_at: string }>(
-        "SELECT s.user_id, s.workspace_id, u.email, u.attributes, u.active, s.expires_at FROM account_sessions s JOIN end_users u ON u.id = s.user_id WHERE s.token_hash = ?",
+      const row = await sql.get<{ user_id: string; workspace_id: string; email: string; email_verified_at: string | null; attributes: string; active: number; expires_at: string }>(
+        "SELECT s.user_id, s.workspace_id, u.email, u.email_verified_at, u.attributes, u.active, s.expires_at FROM account_sessions s JOIN end_users u ON u.id = s.user_id WHERE s.token_hash = ?",
         [hash],
       );
       if (!row) return undefined;
@@ -83,6 +84,7 @@ export function createCredentialRepo(ctx: ServiceContext) {
         userId: row.user_id,
         workspaceId: row.workspace_id,
         email: row.email,
+        emailVerified: row.email_verified_at !== null,
         attributes,
         active: Boolean(row.active),
         expiresAt: row.expires_at,

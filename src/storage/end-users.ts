@@ -18,6 +18,8 @@ import { isUniqueViolation } from "./driver-errors.js";
 export interface EndUser {
   id: string;
   email: string;
+  /** Verified addresses are the only ones rules see (docs/identity.md). */
+  email_verified: boolean;
   attributes: Record<string, unknown>;
   active: boolean;
   created_at: string;
@@ -27,6 +29,7 @@ export interface EndUser {
 interface Row {
   id: string;
   email: string;
+  email_verified_at: string | null;
   attributes: string;
   active: number;
   created_at: string;
@@ -39,9 +42,11 @@ export interface EndUserChange {
   password?: string;
   attributes?: Record<string, unknown>;
   active?: boolean;
+  /** Set or clear verification; a new email without it is unverified. */
+  emailVerified?: boolean;
 }
 
-const COLUMNS = "id, email, attributes, active, created_at, updated_at";
+const COLUMNS = "id, email, email_verified_at, attributes, active, created_at, updated_at";
 const taken = () => conflict("An end user with this email already exists", { field: "email" });
 
 /** Repository factory; use through `repo(ctx, createEndUserRepo)`. */
@@ -62,14 +67,25 @@ export function createEndUserRepo(ctx: ServiceContext) {
       return { rows: rows.map(toEndUser), total: Number(total?.n ?? 0) };
     },
 
-    async create(workspaceId: string, input: { email: string; password: string; attributes: Record<string, unknown>; active: boolean }): Promise<EndUser> {
+    async create(
+      workspaceId: string,
+      input: { email: string; password: string; attributes: Record<string, unknown>; active: boolean; emailVerified: boolean },
+    ): Promise<EndUser> {
       const at = new Date(ctx.now()).toISOString();
       const hash = await hashPassword(input.password);
-      const row: Row = { id: randomUUID(), email: input.email, attributes: JSON.stringify(input.attributes), active: input.active ? 1 : 0, created_at: at, updated_at: at };
+      const row: Row = {
+        id: randomUUID(),
+        email: input.email,
+        email_verified_at: input.emailVerified ? at : null,
+        attributes: JSON.stringify(input.attributes),
+        active: input.active ? 1 : 0,
+        created_at: at,
+        updated_at: at,
+      };
       try {
         await sql.run(
-          "INSERT INTO end_users (id, workspace_id, email, password_hash, attributes, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-          [row.id, workspaceId, row.email, hash, row.attributes, row.active, at, at],
+          "INSERT INTO end_users (id, workspace_id, email, email_verified_at, password_hash, attributes, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [row.id, workspaceId, row.email, row.email_verified_at, hash, row.attributes, row.active, at, at],
         );
       } catch (error) {
         if (isUniqueViolation(error)) throw taken();
@@ -86,9 +102,13 @@ export function createEndUserRepo(ctx: ServiceContext) {
           const before = await get(workspaceId, id, tx);
           if (!before) return undefined;
           const at = new Date(ctx.now()).toISOString();
+          const email = change.email ?? before.email;
+          // A new address is unverified unless the change says otherwise: nothing proved it yet.
+          const verified = change.emailVerified ?? (email === before.email && before.email_verified);
           const after: EndUser = {
             ...before,
-            email: change.email ?? before.email,
+            email,
+            email_verified: verified,
             attributes: change.attributes ?? before.attributes,
             active: change.active ?? before.active,
             updated_at: at,
@@ -100,6 +120,9 @@ export function createEndUserRepo(ctx: ServiceContext) {
             at,
             id,
           ]);
+          if (verified !== before.email_verified || email !== before.email) {
+            await tx.run("UPDATE end_users SET email_verified_at = ? WHERE id = ?", [verified ? at : null, id]);
+          }
           if (hash !== undefined) await tx.run("UPDATE end_users SET password_hash = ? WHERE id = ?", [hash, id]);
           // A new password or a deactivation ends every session; re-activation needs a new sign-in.
           if (!after.active || hash !== undefined) await tx.run("DELETE FROM account_sessions WHERE user_id = ?", [id]);
@@ -111,11 +134,12 @@ export function createEndUserRepo(ctx: ServiceContext) {
       }
     },
 
-    /** Deletes the user and their sessions; false when there is no such user. */
+    /** Deletes the user, their sessions and verification tokens; false when there is no such user. */
     async remove(workspaceId: string, id: string): Promise<boolean> {
       return sql.transaction(async (tx) => {
         if (!(await get(workspaceId, id, tx))) return false;
         await tx.run("DELETE FROM account_sessions WHERE user_id = ?", [id]);
+        await tx.run("DELETE FROM email_verifications WHERE user_id = ?", [id]);
         await tx.run("DELETE FROM end_users WHERE workspace_id = ? AND id = ?", [workspaceId, id]);
         return true;
       });
@@ -129,5 +153,13 @@ function toEndUser(row: Row): EndUser {
     const v = JSON.parse(row.attributes) as unknown;
     if (v && typeof v === "object" && !Array.isArray(v)) attributes = v as Record<string, unknown>;
   } catch {}
-  return { id: row.id, email: row.email, attributes, active: Boolean(row.active), created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    email: row.email,
+    email_verified: row.email_verified_at !== null,
+    attributes,
+    active: Boolean(row.active),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }

@@ -13,6 +13,11 @@ import type { Sql } from "./sql.js";
 export interface StoredForm extends FormDefinition {
   id: string;
   workspaceId: string;
+  /**
+   * Names of fields removed while submissions existed (their values stay stored); null when not
+   * known (a form that held submissions before migration 007). Never shown: services/forms.ts.
+   */
+  retiredFields: string[] | null;
   created_at: string;
   updated_at: string;
 }
@@ -24,11 +29,12 @@ interface Row {
   name: string;
   fields: string;
   honeypot: string;
+  retired_fields: string | null;
   created_at: string;
   updated_at: string;
 }
 
-const COLUMNS = "id, workspace_id, slug, name, fields, honeypot, created_at, updated_at";
+const COLUMNS = "id, workspace_id, slug, name, fields, honeypot, retired_fields, created_at, updated_at";
 
 function toForm(row: Row): StoredForm {
   let fields: FormField[] = [];
@@ -43,6 +49,7 @@ function toForm(row: Row): StoredForm {
     name: row.name,
     fields,
     honeypot: row.honeypot,
+    retiredFields: parseNames(row.retired_fields),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -68,23 +75,25 @@ export function createFormRepo(ctx: ServiceContext) {
     },
 
     async insert(f: StoredForm, db: Sql = ctx.sql): Promise<void> {
-      await db.run("INSERT INTO forms (id, workspace_id, slug, name, fields, honeypot, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
+      await db.run("INSERT INTO forms (id, workspace_id, slug, name, fields, honeypot, retired_fields, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
         f.id,
         f.workspaceId,
         f.slug,
         f.name,
         JSON.stringify(f.fields),
         f.honeypot,
+        f.retiredFields && JSON.stringify(f.retiredFields),
         f.created_at,
         f.updated_at,
       ]);
     },
 
     async update(f: StoredForm, db: Sql = ctx.sql): Promise<void> {
-      await db.run("UPDATE forms SET name = ?, fields = ?, honeypot = ?, updated_at = ? WHERE id = ?", [
+      await db.run("UPDATE forms SET name = ?, fields = ?, honeypot = ?, retired_fields = ?, updated_at = ? WHERE id = ?", [
         f.name,
         JSON.stringify(f.fields),
         f.honeypot,
+        f.retiredFields && JSON.stringify(f.retiredFields),
         f.updated_at,
         f.id,
       ]);
@@ -96,4 +105,15 @@ export function createFormRepo(ctx: ServiceContext) {
       await db.run("DELETE FROM forms WHERE id = ?", [id]);
     },
   };
+}
+
+/** A stored name list; anything unreadable is "not known" (null), the cautious reading. */
+function parseNames(json: string | null): string[] | null {
+  if (json === null) return null;
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) && v.every((n) => typeof n === "string") ? v : null;
+  } catch {
+    return null;
+  }
 }

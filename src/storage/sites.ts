@@ -1,9 +1,9 @@
 /**
  * Static site deploys at rest: immutable rows in site_deploys (with a manifest path → file) and
  * one live pointer per workspace in site_live, switched in a single statement so readers never
- * see a half-switched site. File bytes live in the blob store under
- * `site/<workspaceId>/<deployId>/<sha256>` (content-addressed: unstorage rewrites `:`, `\` and
- * `?` in keys, so a file's path cannot safely be its key).
+ * see a half-switched site. File bytes live in the blob store, content-addressed (site-blobs.ts:
+ * unstorage rewrites `:`, `\` and `?` in keys, so a file's path cannot safely be its key); a
+ * deploy's `layout` says where (1: per deploy, made before shared storage; 2: shared).
  */
 import { conflict, notFound } from "../core/errors.js";
 import { pageOf } from "../core/lists.js";
@@ -46,6 +46,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SELECT = `SELECT d.id, d.file_count, d.size, d.created_at, CASE WHEN l.deploy_id = d.id THEN 1 ELSE 0 END AS live
   FROM site_deploys d LEFT JOIN site_live l ON l.workspace_id = d.workspace_id`;
 
+interface StoredRow {
+  id: string;
+  layout: number | string;
+  size: number | string;
+  manifest: string;
+}
+
+const toStored = (r: StoredRow): StoredDeploy => ({
+  id: r.id,
+  layout: Number(r.layout) === 2 ? 2 : 1,
+  size: Number(r.size),
+  manifest: JSON.parse(r.manifest) as Manifest,
+});
+
 const toRecord = (r: Row): DeployRecord => ({
   id: r.id,
   file_count: Number(r.file_count),
@@ -54,8 +68,13 @@ const toRecord = (r: Row): DeployRecord => ({
   live: Number(r.live) === 1,
 });
 
-/** The blob key of a deploy's file. */
-export const siteBlobKey = (workspaceId: string, deployId: string, sha256: string) => `site/${workspaceId}/${deployId}/${sha256}`;
+/** A deploy's files and where they are stored. */
+export interface StoredDeploy {
+  id: string;
+  layout: 1 | 2;
+  size: number;
+  manifest: Manifest;
+}
 
 export function createSiteRepo(ctx: ServiceContext) {
   const { sql } = ctx;
@@ -67,9 +86,14 @@ export function createSiteRepo(ctx: ServiceContext) {
      * Stores a deploy and makes it live in one transaction; the deploy that was live becomes
      * previous_deploy_id (read inside the same upsert, so concurrent deploys cannot lose it).
      */
-    async insertLive(workspaceId: string, d: { id: string; manifest: Manifest; size: number; createdAt: string }): Promise<LivePointer> {
+    async insertLive(
+      workspaceId: string,
+      d: { id: string; manifest: Manifest; size: number; createdAt: string },
+      guard: (tx: Sql) => Promise<void>,
+    ): Promise<LivePointer> {
       return sql.transaction(async (tx) => {
-        await tx.run("INSERT INTO site_deploys (id, workspace_id, file_count, size, manifest, created_at) VALUES (?, ?, ?, ?, ?, ?)", [
+        await guard(tx);
+        await tx.run("INSERT INTO site_deploys (id, workspace_id, file_count, size, manifest, created_at, layout) VALUES (?, ?, ?, ?, ?, ?, 2)", [
           d.id,
           workspaceId,
           Object.keys(d.manifest).length,
@@ -115,10 +139,35 @@ export function createSiteRepo(ctx: ServiceContext) {
       return toRecord(r);
     },
 
-    /** A deploy's manifest (immutable, so callers may cache it by deploy id). */
-    async manifest(workspaceId: string, deployId: string): Promise<Manifest | undefined> {
-      const r = await sql.get<{ manifest: string }>("SELECT manifest FROM site_deploys WHERE id = ? AND workspace_id = ?", [deployId, workspaceId]);
-      return r ? (JSON.parse(r.manifest) as Manifest) : undefined;
+    /** A deploy's files (immutable, so callers may cache them by deploy id). */
+    async stored(workspaceId: string, deployId: string): Promise<StoredDeploy | undefined> {
+      const r = await sql.get<StoredRow>("SELECT id, layout, size, manifest FROM site_deploys WHERE id = ? AND workspace_id = ?", [deployId, workspaceId]);
+      return r ? toStored(r) : undefined;
+    },
+
+    /** Every deploy of the workspace with its files, newest first. */
+    async allStored(workspaceId: string): Promise<StoredDeploy[]> {
+      const rows = await sql.all<StoredRow>("SELECT id, layout, size, manifest FROM site_deploys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC", [workspaceId]);
+      return rows.map(toStored);
+    },
+
+    /**
+     * Deletes deploys, never the live one (a rollback may have moved the pointer since the caller
+     * chose); a deleted previous deploy is no longer the rollback target. Answers the ids deleted.
+     */
+    async remove(workspaceId: string, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const list = ids.map(() => "?").join(", ");
+      const left = await sql.transaction(async (tx) => {
+        await tx.run(`UPDATE site_live SET previous_deploy_id = NULL WHERE workspace_id = ? AND previous_deploy_id IN (${list})`, [workspaceId, ...ids]);
+        await tx.run(
+          `DELETE FROM site_deploys WHERE workspace_id = ? AND id IN (${list}) AND id NOT IN (SELECT deploy_id FROM site_live WHERE workspace_id = ?)`,
+          [workspaceId, ...ids, workspaceId],
+        );
+        return tx.all<{ id: string }>(`SELECT id FROM site_deploys WHERE workspace_id = ? AND id IN (${list})`, [workspaceId, ...ids]);
+      });
+      const kept = new Set(left.map((r) => r.id));
+      return ids.filter((id) => !kept.has(id));
     },
   };
 }

@@ -12,6 +12,8 @@ export interface Workspace {
   slug: string;
   name: string;
   identity: boolean;
+  /** Whether visitors may create their own accounts (POST /api/v1/accounts/signup); off by default. */
+  selfSignup: boolean;
   hosts: string[];
   created_at: string;
 }
@@ -21,6 +23,7 @@ interface Row {
   slug: string;
   name: string;
   identity: number;
+  self_signup: number;
   created_at: string;
 }
 
@@ -29,6 +32,7 @@ const toWorkspace = (row: Row, hosts: string[]): Workspace => ({
   slug: row.slug,
   name: row.name,
   identity: Boolean(row.identity),
+  selfSignup: Boolean(row.self_signup),
   hosts: [...hosts].sort(),
   created_at: row.created_at,
 });
@@ -44,23 +48,31 @@ export function createWorkspaceRepo(sql: Sql) {
      */
     async byHost(host: string): Promise<(Omit<Workspace, "hosts"> & { contentVersion: number }) | undefined> {
       const row = await sql.get<Row & { content_version: number | null }>(
-        `SELECT w.id, w.slug, w.name, w.identity, w.created_at,
+        `SELECT w.id, w.slug, w.name, w.identity, w.self_signup, w.created_at,
            (SELECT v.version FROM content_versions v WHERE v.workspace_id = w.id) AS content_version
          FROM workspace_hosts h JOIN workspaces w ON w.id = h.workspace_id WHERE h.host = ?`,
         [host],
       );
       return row
-        ? { id: row.id, slug: row.slug, name: row.name, identity: Boolean(row.identity), created_at: row.created_at, contentVersion: Number(row.content_version ?? 0) }
+        ? {
+            id: row.id,
+            slug: row.slug,
+            name: row.name,
+            identity: Boolean(row.identity),
+            selfSignup: Boolean(row.self_signup),
+            created_at: row.created_at,
+            contentVersion: Number(row.content_version ?? 0),
+          }
         : undefined;
     },
 
     async bySlug(slug: string): Promise<Workspace | undefined> {
-      const row = await sql.get<Row>("SELECT id, slug, name, identity, created_at FROM workspaces WHERE slug = ?", [slug]);
+      const row = await sql.get<Row>("SELECT id, slug, name, identity, self_signup, created_at FROM workspaces WHERE slug = ?", [slug]);
       return row ? toWorkspace(row, await hostsOf(row.id)) : undefined;
     },
 
     async list(): Promise<Workspace[]> {
-      const rows = await sql.all<Row>("SELECT id, slug, name, identity, created_at FROM workspaces ORDER BY slug");
+      const rows = await sql.all<Row>("SELECT id, slug, name, identity, self_signup, created_at FROM workspaces ORDER BY slug");
       const hosts = await sql.all<{ host: string; workspace_id: string }>("SELECT host, workspace_id FROM workspace_hosts");
       return rows.map((r) => toWorkspace(r, hosts.filter((h) => h.workspace_id === r.id).map((h) => h.host)));
     },
@@ -70,7 +82,7 @@ export function createWorkspaceRepo(sql: Sql) {
       return Number(row?.n ?? 0);
     },
 
-    async create(input: { slug: string; hosts: string[]; name?: string; identity?: boolean }): Promise<Workspace> {
+    async create(input: { slug: string; hosts: string[]; name?: string; identity?: boolean; selfSignup?: boolean }): Promise<Workspace> {
       const slug = validateSlug(input.slug);
       if (input.hosts.length === 0) throw badRequest("A workspace needs at least one host (--host)");
       const hosts = [...new Set(input.hosts.map((h) => normalizeHost(h)))];
@@ -79,15 +91,17 @@ export function createWorkspaceRepo(sql: Sql) {
         slug,
         name: input.name ?? slug,
         identity: input.identity ? 1 : 0,
+        self_signup: input.selfSignup ? 1 : 0,
         created_at: new Date().toISOString(),
       };
       try {
         await sql.transaction(async (tx) => {
-          await tx.run("INSERT INTO workspaces (id, slug, name, identity, created_at) VALUES (?, ?, ?, ?, ?)", [
+          await tx.run("INSERT INTO workspaces (id, slug, name, identity, self_signup, created_at) VALUES (?, ?, ?, ?, ?, ?)", [
             row.id,
             row.slug,
             row.name,
             row.identity,
+            row.self_signup,
             row.created_at,
           ]);
           for (const host of hosts) await tx.run("INSERT INTO workspace_hosts (host, workspace_id) VALUES (?, ?)", [host, row.id]);
@@ -107,6 +121,10 @@ export function createWorkspaceRepo(sql: Sql) {
 
     async setIdentity(id: string, identity: boolean): Promise<void> {
       await sql.run("UPDATE workspaces SET identity = ? WHERE id = ?", [identity ? 1 : 0, id]);
+    },
+
+    async setSelfSignup(id: string, selfSignup: boolean): Promise<void> {
+      await sql.run("UPDATE workspaces SET self_signup = ? WHERE id = ?", [selfSignup ? 1 : 0, id]);
     },
   };
 }

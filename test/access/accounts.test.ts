@@ -39,7 +39,7 @@ describe.each(drivers)("account sessions on %s", (driver) => {
 
     const me = await rig.request("/api/v1/accounts/me", { token: s.token });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ id: created.id, email: "reader@example.com", attributes: {}, created_at: created.created_at });
+    expect(await me.json()).toEqual({ id: created.id, email: "reader@example.com", email_verified: false, attributes: {}, created_at: created.created_at });
 
     const stored = await rig.t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM account_sessions WHERE token_hash = ?", [hashToken(s.token)]);
     expect(Number(stored?.n)).toBe(1);

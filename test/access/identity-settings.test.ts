@@ -13,7 +13,7 @@ describe.each(drivers)("identity settings on %s", (driver) => {
   let wsId: string;
   beforeAll(async () => {
     t = await startTestServer(driver);
-    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true })).id;
+    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true })).id;
     owner = await dashboardToken(t.svc.context, wsId, "owner");
   });
   afterAll(() => t?.close());
@@ -31,8 +31,8 @@ describe.each(drivers)("identity settings on %s", (driver) => {
     const login = await (await t.request("/api/v1/accounts/login", { method: "POST", json: { email: "a@example.com", password: "correct horse battery" } })).json();
     expect((await t.request("/api/v1/accounts/me", { token: login.token })).status).toBe(200);
 
-    expect(await (await t.request("/api/dashboard/identity", { method: "PUT", token: owner, json: { enabled: false } })).json()).toEqual({ enabled: false });
-    expect(await (await t.request("/api/dashboard/identity", { token: owner })).json()).toEqual({ enabled: false });
+    expect(await (await t.request("/api/dashboard/identity", { method: "PUT", token: owner, json: { enabled: false } })).json()).toEqual({ enabled: false, self_signup: true });
+    expect(await (await t.request("/api/dashboard/identity", { token: owner })).json()).toEqual({ enabled: false, self_signup: true });
     expect((await t.request("/api/v1/accounts/me", { token: login.token })).status).toBeGreaterThanOrEqual(400);
 
     await t.request("/api/dashboard/identity", { method: "PUT", token: owner, json: { enabled: true } });
@@ -40,7 +40,7 @@ describe.each(drivers)("identity settings on %s", (driver) => {
   });
 
   it("validates the body", async () => {
-    for (const json of [{}, { enabled: "yes" }, { enabled: true, other: 1 }]) {
+    for (const json of [{}, { enabled: "yes" }, { enabled: true, other: 1 }, { self_signup: 1 }]) {
       expect((await t.request("/api/dashboard/identity", { method: "PUT", token: owner, json })).status).toBe(400);
     }
   });

@@ -12,7 +12,7 @@ describe.each(drivers)("strict access-control bodies on %s", (driver) => {
   let owner: string;
   beforeAll(async () => {
     t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
+    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
     owner = await dashboardToken(t.svc.context, ws.id, "owner");
   });
   afterAll(() => t?.close());

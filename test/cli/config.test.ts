@@ -20,7 +20,7 @@ describe("configuration", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("uses the defaults without anything else", async () => {
-    expect(await resolveConfig({}, {}, dir)).toEqual({ data: "./.svc", port: 3000, hostname: "127.0.0.1", allowPrivateWebhookTargets: false, trustProxy: false });
+    expect(await resolveConfig({}, {}, dir)).toEqual({ data: "./.svc", port: 3000, hostname: "127.0.0.1", allowPrivateWebhookTargets: false, trustProxy: false, keepDeploys: 10, siteQuota: 500 * 1024 * 1024, siteMaxFiles: 10_000 });
   });
 
   it("a config file beats the defaults, the environment beats the file, a flag beats both", async () => {
@@ -41,6 +41,8 @@ describe("configuration", () => {
     [{}, { PORT: "nope" }, /port \(PORT\)/],
     [{}, { SVC_REDIS_URL: "http://x" }, /redis \(SVC_REDIS_URL\)/],
     [{ config: "missing.json" }, {}, /Config file not found/],
+    [{}, { SVC_KEEP_DEPLOYS: "0" }, /keepDeploys \(SVC_KEEP_DEPLOYS\)/],
+    [{ siteQuota: "lots" }, {}, /siteQuota \(--siteQuota\)/],
   ])("refuses %j %j naming the setting", async (flags, env, message) => {
     await expect(resolveConfig(flags as never, env, dir)).rejects.toThrow(message);
   });

@@ -57,7 +57,7 @@ describe("documentation examples", () => {
     let env: Record<string, string>;
     beforeAll(async () => {
       t = await startTestServer("sqlite", { blobs: undefined, allowPrivateWebhookTargets: true });
-      const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", "localhost", "127.0.0.1"], identity: true });
+      const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", "localhost", "127.0.0.1"], identity: true, selfSignup: true });
       env = {
         ...(process.env as Record<string, string>),
         PORT: String(t.port),
@@ -84,7 +84,8 @@ describe("documentation examples", () => {
       // Asynchronous: the server the block talks to runs in this very process.
       const result = await run(cmd, args as string[], env);
       expect(result.status, `${block.file}:${block.line}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
-    });
+      // A block runs a dozen CLI processes, each starting Node: slow on a loaded 2-core machine.
+    }, 120_000);
   });
 });
 
@@ -95,7 +96,7 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d));
     child.stderr.on("data", (d: Buffer) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
     child.on("close", (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });

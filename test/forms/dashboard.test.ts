@@ -92,7 +92,7 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
     it("forms:write alone: 409 without the count", async () => {
       const res = await req("/api/dashboard/forms/signup", tok.formsWrite, "PUT", requiredPlan);
       expect(res.status).toBe(409);
-      expect(res.body.error).toMatch(/^Cannot change form signup: stored submissions would violate/);
+      expect(res.body.error).toMatch(/^Cannot change form signup: it holds stored submissions and the change narrows fields plan; without submissions:read/);
       expect(res.body.error).not.toMatch(/\d/);
       expect(res.body).not.toHaveProperty("submissions");
       expect(res.body.fields).toEqual(["plan"]);

@@ -69,6 +69,7 @@ export const TEMPLATES: Record<string, Template> = {
   "POST /api/dashboard/webhooks/:id/test": { body: { event: "content.created" }, required: [], names: ["event"], extra: { ignored: "a test delivery reads only `event` and stores nothing (src/http/routes/webhooks.ts)" } },
   "POST /api/v1/accounts/signup": { body: { email: "new@example.com", password: PASSWORD }, required: ["email", "password"], names: ["email"], extra: { ignored: IGNORED_KEYS } },
   "POST /api/v1/accounts/login": { body: { email: "nobody@example.com", password: PASSWORD }, required: ["email", "password"], names: [] },
+  "POST /api/v1/accounts/verify": { body: { token: `ev_${"0".repeat(64)}` }, required: ["token"], names: ["token"] },
   "POST /api/mcp": { body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, required: ["jsonrpc", "method"], names: [], jsonRpc: true },
 };
 
@@ -76,6 +77,7 @@ export const TEMPLATES: Record<string, Template> = {
 export const EXEMPT: Record<string, string> = {
   "POST /api/dashboard/logout": "ends the presenting session whatever the body; the body is only an optional refresh token (covered by test/access/dashboard.test.ts)",
   "POST /api/v1/accounts/logout": "reads no body: ends the presented account session",
+  "POST /api/v1/accounts/verify/resend": "reads no body: mails a new token to the presented account session's address",
 };
 
 /** Routes whose body is not JSON: their own bad inputs (raw bytes, tar.gz, multipart). */

@@ -37,7 +37,7 @@ describe.each(drivers)("secrets never reach logs or error bodies on %s", (driver
     ok = await startReceiver();
     failing = await startReceiver((_req, res) => res.writeHead(500).end("no"));
     t = await startTestServer(driver, { logger, allowPrivateWebhookTargets: true, trustProxy: true, webhooks: { ca: CA, retryDelaysMs: [20, 20], coalesceMs: 10 } });
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
+    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
     owner = await dashboardToken(t.svc.context, ws.id);
     secrets.push(owner);
   });

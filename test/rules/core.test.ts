@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { isServiceError } from "../../src/core/errors.js";
 import { evaluateRule, MAX_RULE_DEPTH, parseCondition, parseRule, type Condition, type RuleAccount, type Scalar } from "../../src/core/rules.js";
 
-const ada: RuleAccount = { id: "u1", email: "ada@example.com", attributes: { plan: "pro", roles: ["editor", "admin"], age: 36, beta: true, note: null } };
+const ada: RuleAccount = { id: "u1", email: "ada@example.com", emailVerified: true, attributes: { plan: "pro", roles: ["editor", "admin"], age: 36, beta: true, note: null } };
 
 const refusal = (input: unknown) => {
   try {
@@ -86,6 +86,8 @@ describe("evaluateRule", () => {
     [{ account: { field: "note", eq: null } }, ada, true],
     [{ account: { field: "missing", eq: null } }, ada, false], // absent is not null
     [{ account: { field: "email", eq: "ADA@example.com" } }, ada, true], // email: case-insensitive
+    [{ account: { field: "email", eq: "ada@example.com" } }, { ...ada, emailVerified: false }, false], // an unverified email is invisible
+    [{ account: { field: "email", in: ["ada@example.com"] } }, { ...ada, emailVerified: false }, false],
     [{ account: { field: "constructor", eq: null } }, ada, false], // own attributes only
     [{ all: [{ signed_in: true }, { account: { field: "plan", eq: "free" } }] }, ada, false],
     [{ any: [{ account: { field: "plan", eq: "free" } }, { account: { field: "beta", eq: true } }] }, ada, true],
@@ -102,7 +104,7 @@ describe("evaluateRule", () => {
     if ("any" in c) return c.any.some((x) => oracle(x, a));
     const { field } = c.account;
     const list: Scalar[] = "eq" in c.account ? [c.account.eq] : c.account.in;
-    const raw = field === "email" ? a.email : Object.prototype.hasOwnProperty.call(a.attributes, field) ? a.attributes[field] : undefined;
+    const raw = field === "email" ? (a.emailVerified ? a.email : undefined) : Object.prototype.hasOwnProperty.call(a.attributes, field) ? a.attributes[field] : undefined;
     const values = Array.isArray(raw) ? raw : [raw];
     const eq = (x: unknown, y: Scalar) => (field === "email" && typeof x === "string" && typeof y === "string" ? x.toLowerCase() === y.toLowerCase() : x === y);
     return list.some((w) => values.some((v) => eq(v, w)));
@@ -127,6 +129,7 @@ describe("evaluateRule", () => {
     fc.record({
       id: fc.uuid(),
       email: fc.constantFrom("a@x.io", "b@x.io"),
+      emailVerified: fc.boolean(),
       attributes: fc.record(
         { plan: scalarArb, roles: fc.array(scalarArb, { maxLength: 3 }), age: fc.oneof(fc.integer({ min: 0, max: 3 }), scalarArb) },
         { requiredKeys: [] },

@@ -89,4 +89,20 @@ describe("site CLI", () => {
     const unknown = await svc("site", "rollback", "-w", "demo", "--to", "00000000-0000-4000-8000-000000000000");
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/Deploy not found/)]);
   });
+
+  it("honours the site settings from the environment (SVC_KEEP_DEPLOYS, SVC_SITE_QUOTA)", async () => {
+    process.env.SVC_KEEP_DEPLOYS = "2";
+    process.env.SVC_SITE_QUOTA = "1000";
+    try {
+      for (const v of ["k1", "k2", "k3"]) expect((await svc("site", "deploy", tree({ "index.html": v }), "-w", "demo")).code).toBe(0);
+      const list = await svc("--json", "site", "deploys", "-w", "demo");
+      expect(list.json).toHaveLength(2);
+      const big = await svc("site", "deploy", tree({ "index.html": "x".repeat(1001) }), "-w", "demo");
+      expect([big.code, big.stderr]).toEqual([1, expect.stringMatching(/site quota of 1000 bytes/)]);
+      expect(await served("/")).toBe("k3");
+    } finally {
+      delete process.env.SVC_KEEP_DEPLOYS;
+      delete process.env.SVC_SITE_QUOTA;
+    }
+  });
 });

@@ -50,6 +50,7 @@ describe.each(drivers)("end users on %s", (driver) => {
     expect(made.body).toEqual({
       id: expect.any(String),
       email: "grace@example.com",
+      email_verified: false,
       attributes: { plan: "pro", roles: ["editor"] },
       active: true,
       created_at: expect.any(String),

@@ -61,7 +61,14 @@ export async function authenticate(
       const session = await creds.accountSession(hash);
       if (!session || session.workspaceId !== workspace.id || !workspace.identity) throw unauthorized();
       if (!session.active || Date.parse(session.expiresAt) <= now) throw unauthorized();
-      return { kind: "account", id: session.userId, workspaceId: session.workspaceId, email: session.email, attributes: session.attributes };
+      return {
+        kind: "account",
+        id: session.userId,
+        workspaceId: session.workspaceId,
+        email: session.email,
+        emailVerified: session.emailVerified,
+        attributes: session.attributes,
+      };
     }
     default:
       throw unauthorized();

@@ -12,6 +12,8 @@ export interface TenantWorkspace {
   slug: string;
   name: string;
   identity: boolean;
+  /** Self sign-up (identity setting, off by default). */
+  selfSignup: boolean;
   /** Content version at resolution time (migration 002), when the resolver read it. */
   contentVersion?: number;
 }

@@ -1,9 +1,11 @@
 /**
- * Identity end-user accounts (spec 2.4, 4.4, 5.6): sign-up, sign-in to a 30-day account session,
- * sign-out, and "who am I". Only on workspaces with Identity enabled; elsewhere every route
- * answers 404 with a message saying Identity is off.
+ * Identity end-user accounts (spec 2.4, 4.4, 5.6): sign-up (only with self sign-up on), email
+ * verification, sign-in to a 30-day account session, sign-out, and "who am I". Only on workspaces
+ * with Identity enabled; elsewhere every route answers 404 with a message saying Identity is off.
  */
-import { unauthorized } from "../../core/errors.js";
+import type { H3Event } from "h3";
+import { conflict, forbidden, rateLimited, unauthorized } from "../../core/errors.js";
+import type { ServiceContext } from "../../service-context.js";
 import { verifyAgainstDummy } from "../../core/passwords.js";
 import { repo } from "../../service-context.js";
 import { createAccountRepo } from "../../storage/accounts.js";
@@ -13,25 +15,41 @@ import { bearerToken, identityDisabled } from "../middleware/auth.js";
 import { limitLogin } from "../middleware/login-limit.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
 import { defineRoutes } from "../route.js";
+import { requestHost } from "../middleware/tenant.js";
+import { sendVerification, verifyEmail } from "../../services/verification.js";
 import { loginFailed, readCredentials, sentApiKey } from "./dashboard-auth.js";
 
 const requireIdentity = (workspace: TenantWorkspace) => {
   if (!workspace.identity) throw identityDisabled();
 };
 
+/** Verification mails a signed-in account may ask for per hour (each one costs a sent message). */
+const RESEND_LIMIT = { perHour: 5, windowMs: 60 * 60 * 1000 };
+
+const selfSignupOff = () =>
+  forbidden(
+    "Self sign-up is off on this workspace: accounts are created by its administrators (the owner can turn self sign-up on in the identity settings)",
+    { self_signup: false },
+  );
+
+/** The host the visitor used: verification mail names it (and a sender may build a link on it). */
+const hostOf = (event: H3Event, service: ServiceContext, workspace: TenantWorkspace) => requestHost(event, service.options.trustProxy) ?? workspace.slug;
+
 export const accountRoutes = defineRoutes([
   {
     method: "POST",
     path: "/api/v1/accounts/signup",
     access: access.public,
-    summary: "Create an end-user account {email, password} (Identity only)",
+    summary: "Create an end-user account {email, password} (Identity with self sign-up on); mails a verification token",
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
+      if (!workspace.selfSignup) throw selfSignupOff();
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["email", "password"], "POST /api/v1/accounts/signup");
       // Counted like sign-ins: signups probe which emails exist (409) and cost scrypt time.
       await limitLogin(event, service, "account", workspace.id, body.email);
       const account = await repo(service, createAccountRepo).signup(workspace.id, { email: body.email, password: body.password });
+      await sendVerification(service, workspace, hostOf(event, service, workspace), account);
       event.res.status = 201;
       return account;
     },
@@ -67,11 +85,41 @@ export const accountRoutes = defineRoutes([
     method: "GET",
     path: "/api/v1/accounts/me",
     access: access.account,
-    summary: "The signed-in end user {id, email, attributes, created_at}",
-    async handler(_event, { service, workspace, principal }) {
-      const account = await repo(service, createAccountRepo).get(workspace.id, principal!.id);
-      if (!account) throw unauthorized();
-      return account;
+    summary: "The signed-in end user {id, email, email_verified, attributes, created_at}",
+    handler: (_event, { service, workspace, principal }) => signedIn(service, workspace.id, principal!.id),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/accounts/verify",
+    access: access.public,
+    summary: "Verify the account's email with the mailed one-time token {token} (24 h, single use)",
+    async handler(event, { service, workspace }) {
+      requireIdentity(workspace);
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      assertKnownFields(body, ["token"], "POST /api/v1/accounts/verify");
+      return verifyEmail(service, workspace.id, body.token);
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/accounts/verify/resend",
+    access: access.account,
+    summary: "Mail a new verification token to the signed-in account's email (earlier ones stop working) → 202",
+    async handler(event, { service, workspace, principal }) {
+      const account = await signedIn(service, workspace.id, principal!.id);
+      if (account.email_verified) throw conflict("This email address is already verified", { email_verified: true });
+      const hit = await service.shared.hit(`verify-resend:${workspace.id}:${account.id}`, RESEND_LIMIT.windowMs);
+      if (hit.count > RESEND_LIMIT.perHour) throw rateLimited(Math.max(1, Math.ceil(hit.resetMs / 1000)));
+      await sendVerification(service, workspace, hostOf(event, service, workspace), account);
+      event.res.status = 202;
+      return { sent: true };
     },
   },
 ]);
+
+/** The account of the presented session (401 if it is gone). */
+async function signedIn(service: ServiceContext, workspaceId: string, id: string) {
+  const account = await repo(service, createAccountRepo).get(workspaceId, id);
+  if (!account) throw unauthorized();
+  return account;
+}

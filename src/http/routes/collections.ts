@@ -21,10 +21,10 @@ export const collectionRoutes = defineRoutes([
     method: "POST",
     path: "/api/dashboard/collections",
     access: access.grant("collections:write"),
-    summary: "Create a collection {name, fields, access, rule?} → 201 collection",
-    handler: async (event, { service, workspace }) => {
+    summary: "Create a collection {name, fields, access, rule?} → 201 collection; public or gated also needs entries:read",
+    handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      const created = await createCollection(service, workspace.id, body);
+      const created = await createCollection(service, workspace.id, body, principal!);
       event.res.status = 201;
       return collectionView(created);
     },
@@ -40,10 +40,10 @@ export const collectionRoutes = defineRoutes([
     method: "PUT",
     path: "/api/dashboard/collections/:name",
     access: access.grant("collections:write"),
-    summary: "Replace a definition; 409 when stored entries would violate it",
-    handler: async (event, { service, workspace }) => {
+    summary: "Replace a definition; 409 when stored entries would violate it; opening it to more readers also needs entries:read",
+    handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      return collectionView(await updateCollection(service, workspace.id, getRouterParam(event, "name") ?? "", body));
+      return collectionView(await updateCollection(service, workspace.id, getRouterParam(event, "name") ?? "", body, principal!));
     },
   },
   {

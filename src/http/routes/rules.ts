@@ -41,9 +41,9 @@ export const ruleRoutes = defineRoutes([
     method: "PUT",
     path: "/api/dashboard/rules/:id",
     access: access.grant("rules:write"),
-    summary: "Replace a rule's name and condition",
-    async handler(event, { service, workspace }) {
-      return updateRule(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit));
+    summary: "Replace a rule's name and condition; a new condition of a rule in use also needs entries:read",
+    async handler(event, { service, workspace, principal }) {
+      return updateRule(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit), principal!);
     },
   },
   {

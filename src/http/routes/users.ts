@@ -18,7 +18,7 @@ import type { TenantWorkspace } from "../middleware/tenant.js";
 import { parsePage } from "../page.js";
 import { defineRoutes } from "../route.js";
 
-const FIELDS = ["email", "password", "attributes", "active"];
+const FIELDS = ["email", "password", "attributes", "active", "email_verified"];
 const id = (event: H3Event) => getRouterParam(event, "id")!;
 const unknownUser = () => notFound("Unknown end user");
 
@@ -40,6 +40,10 @@ function parseChange(body: Record<string, unknown>): EndUserChange {
     if (typeof body.active !== "boolean") throw badRequest("active must be true or false", { field: "active" });
     change.active = body.active;
   }
+  if (body.email_verified !== undefined) {
+    if (typeof body.email_verified !== "boolean") throw badRequest("email_verified must be true or false", { field: "email_verified" });
+    change.emailVerified = body.email_verified;
+  }
   return change;
 }
 
@@ -60,7 +64,7 @@ export const userRoutes = defineRoutes([
     method: "POST",
     path: "/api/dashboard/users",
     access: access.grant("users:write"),
-    summary: "Create an end user {email, password, attributes?, active?}",
+    summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true)",
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const change = parseChange(await readJsonObject(event, service.options.bodyLimit));
@@ -71,6 +75,7 @@ export const userRoutes = defineRoutes([
         password: change.password,
         attributes: change.attributes ?? {},
         active: change.active ?? true,
+        emailVerified: change.emailVerified ?? false,
       });
       event.res.status = 201;
       return user;
@@ -92,7 +97,7 @@ export const userRoutes = defineRoutes([
     method: "PATCH",
     path: "/api/dashboard/users/:id",
     access: access.grant("users:write"),
-    summary: "Change an end user {email?, password?, attributes?, active?}; active:false or a new password ends their sessions",
+    summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions",
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const change = parseChange(await readJsonObject(event, service.options.bodyLimit));

@@ -7,6 +7,8 @@ import { contentVersions } from "./002-content-versions.js";
 import { entryCounts } from "./003-entry-counts.js";
 import { listIndexes } from "./004-list-indexes.js";
 import { statementTriggers } from "./005-statement-triggers.js";
+import { siteBlobs } from "./006-site-blobs.js";
+import { identityVerification } from "./007-identity-verification.js";
 
 export interface Migration {
   id: number;
@@ -20,4 +22,6 @@ export const migrations: Migration[] = [
   { id: 3, name: "entry-counts", sql: entryCounts },
   { id: 4, name: "list-indexes", sql: listIndexes },
   { id: 5, name: "statement-triggers", sql: statementTriggers },
+  { id: 6, name: "site-blobs", sql: siteBlobs },
+  { id: 7, name: "identity-verification", sql: identityVerification },
 ];

@@ -1,0 +1,51 @@
+/**
+ * Verified end-user emails (docs/identity.md): a one-time token sent through the configured mail
+ * sender (services/mail.ts) proves the account receives mail at its address; until then rules do
+ * not see the address (core/rules.ts).
+ */
+import { badRequest } from "../core/errors.js";
+import { repo, type ServiceContext } from "../service-context.js";
+import { createAccountRepo, type Account } from "../storage/accounts.js";
+import { createEmailVerificationRepo } from "../storage/email-verifications.js";
+import type { MailMessage } from "./mail.js";
+
+const VERIFY_PATH = "/api/v1/accounts/verify";
+
+/** Issues a fresh token for the account's current address (earlier ones stop working) and mails it. */
+export async function sendVerification(
+  ctx: ServiceContext,
+  workspace: { id: string; slug: string; name: string },
+  host: string,
+  account: { id: string; email: string },
+): Promise<void> {
+  const { token, expires_at } = await repo(ctx, createEmailVerificationRepo).issue(workspace.id, account.id, account.email);
+  const message: MailMessage = {
+    kind: "email-verification",
+    to: account.email,
+    subject: `Confirm your email address for ${workspace.name}`,
+    text: [
+      `Someone (hopefully you) created an account for ${account.email} on ${host}.`,
+      `To confirm this address, send this code within 24 hours: ${token}`,
+      `(POST https://${host}${VERIFY_PATH} with {"token": "<code>"}). If it was not you, ignore this message.`,
+    ].join("\n"),
+    token,
+    host,
+    verify_path: VERIFY_PATH,
+    workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name },
+    expires_at,
+  };
+  try {
+    await ctx.sendMail(message);
+  } catch {
+    // The account exists either way; the user can ask again. No detail: it may hold the token.
+    ctx.logger.error("The mail sender failed: an email-verification message was not sent");
+  }
+}
+
+/** Spends a token; the verified account, or 400 for an unknown, used or expired one. */
+export async function verifyEmail(ctx: ServiceContext, workspaceId: string, token: unknown): Promise<Account> {
+  const userId = await repo(ctx, createEmailVerificationRepo).consume(workspaceId, token);
+  const account = userId === undefined ? undefined : await repo(ctx, createAccountRepo).get(workspaceId, userId);
+  if (!account) throw badRequest("Invalid or expired verification token; sign in and ask for a new one (POST /api/v1/accounts/verify/resend)", { field: "token" });
+  return account;
+}

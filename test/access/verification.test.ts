@@ -1,0 +1,190 @@
+/**
+ * Rules keyed on an email must not trust an address nobody proved: self sign-up is an identity
+ * setting (off by default, owner-only), sign-up mails a one-time verification token through the
+ * configured sender, and rules see an account's email only once it is verified. Tokens are single
+ * use and expire after 24 hours (injected clock). Real HTTP, every driver; the CLI sets the
+ * setting at workspace creation.
+ */
+import { createConsola } from "consola";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { consola } from "consola";
+import { developmentMail } from "../../src/cli/dev-mail.js";
+import { runCli } from "../../src/cli/index.js";
+import type { MailMessage } from "../../src/services/mail.js";
+import { createTestSession } from "../helpers/credentials.js";
+import { drivers } from "../helpers/database.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+type Json = Record<string, any>;
+const PASSWORD = "correct horse battery staple";
+const DAY = 24 * 60 * 60 * 1000;
+
+describe.each(drivers)("self sign-up and verified emails on %s", (driver) => {
+  let t: TestServer;
+  let clock = Date.now();
+  const mail: MailMessage[] = [];
+  const tok: Record<string, string> = {};
+  const req = async (path: string, token?: string, method = "GET", json?: unknown, host = "demo.localhost") => {
+    const res = await t.request(path, { method, token, json, host, headers: { "x-forwarded-for": `198.51.100.${mail.length + 1}` } });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
+  };
+  const signup = (email: string) => req("/api/v1/accounts/signup", undefined, "POST", { email, password: PASSWORD });
+  const login = async (email: string) => {
+    const res = await req("/api/v1/accounts/login", undefined, "POST", { email, password: PASSWORD });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.token as string;
+  };
+  const lastToken = (to: string) => mail.filter((m) => m.to === to).at(-1)!.token;
+
+  beforeAll(async () => {
+    t = await startTestServer(driver, { now: () => clock, sendMail: (m) => void mail.push(m), trustProxy: true });
+    const ctx = t.svc.context;
+    const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
+    tok.owner = (await createTestSession(ctx, ws.id)).token;
+    const rule = await req("/api/dashboard/rules", tok.owner, "POST", { name: "the ceo", condition: { account: { field: "email", eq: "ceo@corp.example" } } });
+    await req("/api/dashboard/collections", tok.owner, "POST", { name: "board", access: "gated", rule: rule.body.id, fields: [{ name: "title", type: "string" }] });
+    await req("/api/dashboard/collections/board/entries", tok.owner, "POST", { title: "merger plans", _status: "published" });
+  });
+  afterAll(() => t?.close());
+
+  it("self sign-up is off by default: 403 with a clear message, nothing created, nothing mailed", async () => {
+    const res = await signup("CEO@corp.example");
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: expect.stringMatching(/^Self sign-up is off on this workspace/), self_signup: false });
+    expect((await req("/api/v1/accounts/login", undefined, "POST", { email: "ceo@corp.example", password: PASSWORD })).status).toBe(401);
+    expect(mail).toHaveLength(0);
+  });
+
+  it("the owner turns it on in the identity settings; sign-up then works and mails a token", async () => {
+    expect((await req("/api/dashboard/identity", tok.owner)).body).toEqual({ enabled: true, self_signup: false });
+    expect((await req("/api/dashboard/identity", tok.owner, "PUT", { self_signup: true })).body).toEqual({ enabled: true, self_signup: true });
+    const res = await signup("CEO@corp.example");
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ email: "ceo@corp.example", email_verified: false });
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toMatchObject({ kind: "email-verification", to: "ceo@corp.example", host: "demo.localhost", verify_path: "/api/v1/accounts/verify" });
+    expect(mail[0]!.token).toMatch(/^ev_[0-9a-f]{64}$/);
+    expect(mail[0]!.text).toContain(mail[0]!.token);
+  });
+
+  it("an unverified email does not satisfy an email rule; after verification it does", async () => {
+    tok.ceo = await login("ceo@corp.example");
+    expect((await req("/api/v1/board", tok.ceo)).status).toBe(403);
+    expect((await req("/api/v1/accounts/me", tok.ceo)).body.email_verified).toBe(false);
+    const verified = await req("/api/v1/accounts/verify", undefined, "POST", { token: lastToken("ceo@corp.example") });
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ email: "ceo@corp.example", email_verified: true });
+    const board = await req("/api/v1/board", tok.ceo);
+    expect(board.status).toBe(200);
+    expect(board.body.data.map((e: Json) => e.title)).toEqual(["merger plans"]);
+  });
+
+  it("a token is single use; an unknown or malformed one is refused alike", async () => {
+    for (const token of [lastToken("ceo@corp.example"), `ev_${"0".repeat(64)}`, "nonsense", 42]) {
+      const res = await req("/api/v1/accounts/verify", undefined, "POST", { token });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/^Invalid or expired verification token/);
+    }
+  });
+
+  it("an expired token is refused; resend issues a new one and the old one stops working", async () => {
+    expect((await signup("late@corp.example")).status).toBe(201);
+    const first = lastToken("late@corp.example");
+    const session = await login("late@corp.example");
+    clock += DAY + 1000;
+    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token: first })).status).toBe(400);
+    const resent = await req("/api/v1/accounts/verify/resend", session, "POST");
+    expect(resent.status).toBe(202);
+    const second = lastToken("late@corp.example");
+    expect(second).not.toBe(first);
+    await req("/api/v1/accounts/verify/resend", session, "POST");
+    const third = lastToken("late@corp.example");
+    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token: second })).status).toBe(400);
+    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token: third })).status).toBe(200);
+    expect((await req("/api/v1/accounts/verify/resend", session, "POST")).status).toBe(409);
+    expect((await req("/api/v1/accounts/verify/resend", undefined, "POST")).status).toBe(401);
+    clock = Date.now(); // the owner's dashboard session (real clock) stays valid for the next tests
+  });
+
+  it("admin-created users are unverified unless email_verified: true; a changed email is unverified again", async () => {
+    const plain = await req("/api/dashboard/users", tok.owner, "POST", { email: "a@corp.example", password: PASSWORD });
+    expect(plain.body.email_verified).toBe(false);
+    const vouched = await req("/api/dashboard/users", tok.owner, "POST", { email: "b@corp.example", password: PASSWORD, email_verified: true });
+    expect(vouched.body.email_verified).toBe(true);
+    const moved = await req(`/api/dashboard/users/${vouched.body.id}`, tok.owner, "PATCH", { email: "ceo2@corp.example" });
+    expect(moved.body).toMatchObject({ email: "ceo2@corp.example", email_verified: false });
+    const kept = await req(`/api/dashboard/users/${vouched.body.id}`, tok.owner, "PATCH", { attributes: { team: "x" }, email_verified: true });
+    expect(kept.body.email_verified).toBe(true);
+    expect((await req(`/api/dashboard/users/${plain.body.id}`, tok.owner, "PATCH", { email_verified: "yes" })).status).toBe(400);
+  });
+
+  it("a token sent to an address the account no longer has verifies nothing", async () => {
+    expect((await signup("old@corp.example")).status).toBe(201);
+    const token = lastToken("old@corp.example");
+    const users = await req("/api/dashboard/users?limit=200", tok.owner);
+    const user = users.body.data.find((u: Json) => u.email === "old@corp.example");
+    await req(`/api/dashboard/users/${user.id}`, tok.owner, "PATCH", { email: "new@corp.example" });
+    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token })).status).toBe(400);
+    expect((await req(`/api/dashboard/users/${user.id}`, tok.owner)).body.email_verified).toBe(false);
+  });
+
+  it("self sign-up can be switched off again; identity settings stay owner-only", async () => {
+    expect((await req("/api/dashboard/identity", tok.owner, "PUT", { self_signup: false })).body).toEqual({ enabled: true, self_signup: false });
+    expect((await signup("again@corp.example")).status).toBe(403);
+  });
+});
+
+describe("mail without a sender, and the CLI setting", () => {
+  it("the library logs that no sender is configured, never the token or the address", async () => {
+    const logs: string[] = [];
+    const logger = createConsola({ reporters: [{ log: (entry) => void logs.push(entry.args.map(String).join(" ")) }] });
+    const t = await startTestServer("sqlite", { logger });
+    try {
+      await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
+      const res = await t.request("/api/v1/accounts/signup", { method: "POST", json: { email: "who@corp.example", password: PASSWORD } });
+      expect(res.status).toBe(201);
+      expect(logs.join("\n")).toMatch(/No mail sender configured \(createService option sendMail\)/);
+      expect(logs.join("\n")).not.toMatch(/ev_|who@corp\.example/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("svc serve prints verification messages on loopback (development) and nowhere else", async () => {
+    expect(developmentMail("0.0.0.0", () => 3000)).toEqual({});
+    expect(developmentMail("192.0.2.7", () => 3000)).toEqual({});
+    const { sendMail } = developmentMail("127.0.0.1", () => 4321);
+    const info = vi.spyOn(consola, "info").mockImplementation(() => {});
+    try {
+      const token = `ev_${"a".repeat(64)}`;
+      await sendMail!({ kind: "email-verification", to: "x@corp.example", subject: "s", text: "t", token, host: "demo.localhost", verify_path: "/api/v1/accounts/verify", workspace: { id: "w", slug: "demo", name: "Demo" }, expires_at: "2030-01-01T00:00:00.000Z" });
+      const printed = String(info.mock.calls[0]?.[0]);
+      expect(printed).toContain(token);
+      expect(printed).toContain("http://127.0.0.1:4321/api/v1/accounts/verify");
+      expect(printed).toContain("Host: demo.localhost");
+    } finally {
+      info.mockRestore();
+    }
+  });
+
+  it("svc workspaces create --identity --self-signup sets it; the default is off", async () => {
+    const t = await startTestServer("sqlite");
+    const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    try {
+      const base = ["--data", t.db.dataDir, "--database", t.db.url, "--json", "workspaces", "create"];
+      expect(await runCli([...base, "open", "--host", "open.localhost", "--identity", "--self-signup"])).toBe(0);
+      expect(await runCli([...base, "closed", "--host", "closed.localhost", "--identity"])).toBe(0);
+    } finally {
+      out.mockRestore();
+    }
+    try {
+      expect((await t.svc.context.workspaces.bySlug("open"))?.selfSignup).toBe(true);
+      expect((await t.svc.context.workspaces.bySlug("closed"))?.selfSignup).toBe(false);
+      const refused = await t.request("/api/v1/accounts/signup", { method: "POST", host: "closed.localhost", json: { email: "x@corp.example", password: PASSWORD } });
+      expect(refused.status).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+});
