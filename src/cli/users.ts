@@ -8,7 +8,7 @@ import { createDashboardUserRepo } from "../storage/dashboard-users.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 
-export function registerUsers(program: Command): void {
+export function registerMembers(program: Command): void {
   addCreateMember(program.command("members").description("Dashboard members and owners (the people who run the workspace)"));
   // The name DESIGN fixed; kept for scripts. "users" here means members, never end users.
   addCreateMember(program.command("users").description("Dashboard members and owners: the same as `svc members`"));
