@@ -14,7 +14,7 @@ import type { Grant } from "./core/grants.js";
 import { resolveTenant } from "./http/middleware/tenant.js";
 import { authenticate, authorize } from "./http/middleware/auth.js";
 import type { Access, Principal } from "./http/access.js";
-import { errorResponse, toServiceError } from "./http/errors.js";
+import { errorResponse, refusedBodyHeaders, toServiceError } from "./http/errors.js";
 
 export type { Access, Principal } from "./http/access.js";
 export type { TenantWorkspace } from "./http/middleware/tenant.js";
@@ -51,7 +51,7 @@ function respond(fn: (event: H3Event) => Promise<void>): Middleware {
     } catch (error) {
       const { error: mapped, unexpected } = toServiceError(error);
       if (unexpected) throw error;
-      return errorResponse(mapped);
+      return errorResponse(mapped, refusedBodyHeaders(event));
     }
   };
 }

@@ -31,11 +31,13 @@ export interface ServiceOptions {
   blobs?: string | Storage;
   /** Redis URL for state shared by several instances. Default: in-process. */
   redis?: string;
-  /** Master key for secrets at rest, base64 of 32 bytes. Default `SVC_SECRET_KEY` or `<dataDir>/secret.key`. */
+  /** Master key for secrets at rest, base64 of 32 bytes. Default `<dataDir>/secret.key` (generated on first run). */
   secretKey?: string;
+  /** Older master keys (base64 of 32 bytes each), still accepted to open values sealed before a rotation. */
+  oldSecretKeys?: string[];
   /** Read X-Forwarded-Host behind a trusted proxy. Default false. */
   trustProxy?: boolean;
-  /** Let webhook URLs point at loopback/private addresses (local development, tests). Default `SVC_WEBHOOKS_ALLOW_PRIVATE=1`, else false. */
+  /** Let webhook URLs point at loopback/private addresses (local development, tests). Default false. */
   allowPrivateWebhookTargets?: boolean;
   /** Largest JSON request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
@@ -64,6 +66,7 @@ const optionsSchema = z
     blobs: z.union([z.string().min(1), z.custom<Storage>((v) => typeof v === "object" && v !== null && "getItem" in v)]).optional(),
     redis: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
     secretKey: z.string().min(1).optional(),
+    oldSecretKeys: z.array(z.string().min(1)).optional(),
     trustProxy: z.boolean().optional(),
     allowPrivateWebhookTargets: z.boolean().optional(),
     bodyLimit: z.number().int().positive().optional(),
@@ -105,7 +108,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     const issue = parsed.error.issues[0]!;
     throw new Error(`contentsvc: invalid option ${issue.path.join(".") || "(options)"}: ${issue.message}`);
   }
-  const dataDir = resolve(options.dataDir ?? process.env.SVC_DATA_DIR ?? "./.svc");
+  // Options only, never the environment: an embedding app must not have its settings (SSRF
+  // protection included) changed by variables it never heard of. The CLI maps environment to options.
+  const dataDir = resolve(options.dataDir ?? "./.svc");
   const logger = options.logger ?? createConsola({ defaults: { tag: "contentsvc" } });
   const now = options.now ?? Date.now;
 
@@ -115,14 +120,12 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   try {
     await migrate(sql);
     const blobs = typeof options.blobs === "object" ? options.blobs : await createBlobStorage(options.blobs ?? join(dataDir, "blobs"));
-    const sealer = createSealer(
-      loadMasterKeys({ secretKey: options.secretKey ?? process.env.SVC_SECRET_KEY, oldKeys: process.env.SVC_SECRET_KEYS_OLD, dataDir }),
-    );
+    const sealer = createSealer(loadMasterKeys({ secretKey: options.secretKey, oldKeys: options.oldSecretKeys, dataDir }));
     const shared: SharedState = options.redis
       ? await (await import("./storage/redis-state.js")).createRedisSharedState(options.redis)
       : createMemorySharedState(now);
     cleanup.push(() => shared.close());
-    const allowPrivate = options.allowPrivateWebhookTargets ?? process.env.SVC_WEBHOOKS_ALLOW_PRIVATE === "1";
+    const allowPrivate = options.allowPrivateWebhookTargets ?? false;
     const context: ServiceContext = {
       webhooks: createWebhookDispatcher(() => context, logger, allowPrivate, options.webhooks, options.redis),
       sql,

@@ -15,19 +15,33 @@ export interface GlobalFlags {
   redis?: string;
   config?: string;
   json?: boolean;
+  allowPrivateWebhookTargets?: boolean;
 }
 
 export async function commandConfig(command: Command, extra: Partial<CliConfig> = {}): Promise<{ config: CliConfig; out: Output }> {
   const all = command.optsWithGlobals<GlobalFlags>();
   // Only the global flags feed the configuration; a command's own options stay its own.
-  const flags = { data: all.data, database: all.database, blobs: all.blobs, redis: all.redis, config: all.config };
+  const flags = {
+    data: all.data,
+    database: all.database,
+    blobs: all.blobs,
+    redis: all.redis,
+    config: all.config,
+    // One switch for every command: saving, testing and the deliveries of CLI writes alike.
+    allowPrivateWebhookTargets: all.allowPrivateWebhookTargets || undefined,
+  };
   const config = await resolveConfig({ ...flags, ...extra });
   return { config, out: createOutput(Boolean(all.json)) };
 }
 
-/** Service options from the CLI configuration. */
-export function serviceOptions(config: CliConfig) {
+/**
+ * Service options from the CLI configuration, plus the master keys, which only ever come from the
+ * environment (never a config file). The library itself reads no environment variable.
+ */
+export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = process.env) {
   return {
+    secretKey: env.SVC_SECRET_KEY || undefined,
+    oldSecretKeys: env.SVC_SECRET_KEYS_OLD?.split(",").filter((k) => k.trim()),
     dataDir: config.data,
     database: config.database ?? join(config.data, "contentsvc.db"),
     blobs: config.blobs ?? join(config.data, "blobs"),

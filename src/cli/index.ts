@@ -19,6 +19,10 @@ export function buildProgram(): Command {
     .option("--redis <url>", "Redis URL for several instances [SVC_REDIS_URL]")
     .option("--config <file>", "config file (default svc.config.ts|mjs|json in the current directory)")
     .option("--json", "machine output on stdout")
+    .option(
+      "--allow-private-webhook-targets",
+      "development only: allow webhook URLs on loopback/private addresses, saving and delivering alike (serve, webhooks create/test, every command that writes) [SVC_WEBHOOKS_ALLOW_PRIVATE=1]",
+    )
     .showHelpAfterError("(run svc --help for usage)")
     .exitOverride();
   registerServe(program);

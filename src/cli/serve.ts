@@ -10,6 +10,7 @@ import { consola } from "consola";
 import { commandConfig, serviceOptions } from "./context.js";
 import { developmentMail } from "./dev-mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
+import { baseUrl, clientHost, demoBanner } from "./banner.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
 import { isServiceError } from "../core/errors.js";
@@ -18,7 +19,6 @@ import type { ServiceContext } from "../service-context.js";
 interface ServeFlags {
   port?: string;
   hostname?: string;
-  allowPrivateWebhookTargets?: boolean;
   trustProxy?: boolean;
   cluster?: string;
   keepDeploys?: string;
@@ -29,10 +29,9 @@ interface ServeFlags {
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("Serve every workspace (SQLite + local files by default)")
+    .description("Serve every workspace (SQLite + local files by default); on an empty data directory, first create the demo workspace on localhost, 127.0.0.1 and [::1]")
     .option("--port <port>", "port [PORT] (default 3000)")
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
-    .option("--allow-private-webhook-targets", "allow webhook URLs on loopback/private addresses [SVC_WEBHOOKS_ALLOW_PRIVATE=1]")
     .option("--trust-proxy", "read X-Forwarded-Host from a trusted reverse proxy")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
@@ -42,7 +41,6 @@ export function registerServe(program: Command): void {
       const { config } = await commandConfig(cmd, {
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
-        ...(opts.allowPrivateWebhookTargets && { allowPrivateWebhookTargets: true }),
         ...(opts.trustProxy && { trustProxy: true }),
         ...(opts.keepDeploys !== undefined && { keepDeploys: opts.keepDeploys as unknown as number }),
         ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
@@ -50,8 +48,10 @@ export function registerServe(program: Command): void {
       });
       const size = parseClusterSize(opts.cluster);
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
-        consola.success(`contentsvc listening on http://${config.hostname}:${port}${workers ? ` (${workers} workers)` : ""}`);
-        if (demo) printDemo(demo, port);
+        const base = baseUrl(config.hostname, port);
+        const where = clientHost(config.hostname) === config.hostname ? "" : ` (interface ${config.hostname})`;
+        consola.success(`contentsvc listening on ${base}${where}${workers ? ` (${workers} workers)` : ""}`);
+        if (demo) consola.log(demoBanner(demo, base).join("\n"));
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
       };
       if (size !== undefined && cluster.isPrimary) {
@@ -113,14 +113,4 @@ async function bootstrapOnce(ctx: ServiceContext): Promise<DemoCredentials | und
     if (isServiceError(error) && error.status === 409) return undefined;
     throw error;
   }
-}
-
-function printDemo(demo: DemoCredentials, port: number): void {
-  const lines = [
-    `Created the demo workspace on ${demo.hosts.join(" and ")} (shown once, keep it):`,
-    ...(demo.owner ? [`  owner sign-in   ${demo.owner.email} / ${demo.owner.password}`] : []),
-    ...(demo.apiKey ? [`  API key         ${demo.apiKey}`] : []),
-    `  try             curl -H 'Host: demo.localhost' http://127.0.0.1:${port}/api/v1/posts`,
-  ];
-  consola.box(lines.join("\n"));
 }

@@ -24,6 +24,28 @@ export interface WebhookPolicyOptions {
   allowPrivate?: boolean;
 }
 
+/**
+ * Appended to every refusal that allowing private targets would lift, so the message names the
+ * switch. Development only: production receivers are public.
+ */
+export const PRIVATE_TARGETS_HINT =
+  "for local development, allow private targets: svc --allow-private-webhook-targets or SVC_WEBHOOKS_ALLOW_PRIVATE=1 (embedded: the allowPrivateWebhookTargets option)";
+
+/**
+ * Why a resolved address is refused, with the way to allow it when the private-targets switch
+ * would; undefined when it may be connected to.
+ *
+ * @example
+ * addressRefusal("127.0.0.1")        // "a loopback address; for local development, allow private targets: …"
+ * addressRefusal("169.254.169.254")  // "a link-local address"
+ */
+export function addressRefusal(ip: string, options?: WebhookPolicyOptions): string | undefined {
+  const bare = ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;
+  const problem = addressProblem(bare, options?.allowPrivate ?? false);
+  if (problem === null) return undefined;
+  return addressProblem(bare, true) === null ? `${problem}; ${PRIVATE_TARGETS_HINT}` : problem;
+}
+
 /** Header names the dispatcher always sets itself (spec 6.5), lowercase; refused case-insensitively. */
 export const FORBIDDEN_HEADER_NAMES = [
   "host",
@@ -68,16 +90,18 @@ export function validateWebhookUrl(input: unknown, options?: WebhookPolicyOption
   if (url.username !== "" || url.password !== "") throw urlError("must not contain credentials (userinfo before @)");
   const host = url.hostname;
   const allowPrivate = options?.allowPrivate ?? false;
+  // A refusal the private-targets switch would lift says so.
+  const hint = (problemWithSwitch: string | null) => (problemWithSwitch === null ? `; ${PRIVATE_TARGETS_HINT}` : "");
   if (host.startsWith("[")) {
     const problem = addressProblem(host.slice(1, -1), allowPrivate);
-    if (problem) throw urlError(`host ${host} is ${problem}; only public addresses are allowed`);
+    if (problem) throw urlError(`host ${host} is ${problem}; only public addresses are allowed${hint(addressProblem(host.slice(1, -1), true))}`);
   } else if (ipaddr.IPv4.isValid(host)) {
     // WHATWG URL already rewrites 127.1, 2130706433, 0x7f.1, 0177.0.0.1 to dotted quads; kept as a guard.
     const problem = addressProblem(host, allowPrivate);
-    if (problem) throw urlError(`host ${host} is ${problem}; only public addresses are allowed`);
+    if (problem) throw urlError(`host ${host} is ${problem}; only public addresses are allowed${hint(addressProblem(host, true))}`);
   } else {
     const problem = nameProblem(host, allowPrivate);
-    if (problem) throw urlError(`host ${host} ${problem}`);
+    if (problem) throw urlError(`host ${host} ${problem}${hint(nameProblem(host, true))}`);
   }
   return url.href;
 }

@@ -7,7 +7,7 @@ import { notFound } from "../core/errors.js";
 import type { ServiceContext } from "../service-context.js";
 import { authorize } from "./middleware/auth.js";
 import { resolveTenant, type TenantWorkspace } from "./middleware/tenant.js";
-import { errorResponse, toServiceError } from "./errors.js";
+import { errorResponse, refusedBodyHeaders, toServiceError } from "./errors.js";
 import type { RouteDef } from "./route.js";
 import { healthRoutes } from "./routes/health.js";
 import { allRoutes } from "./routes/index.js";
@@ -37,7 +37,7 @@ export function createHttpApp(service: ServiceContext, routes: RouteDef[] = allR
       const { error: mapped, unexpected } = toServiceError(error);
       if (unexpected) service.logger.error(`${event.req.method} ${new URL(event.req.url).pathname} failed:`, error.cause ?? error);
       const cors = event.context.matchedRoute?.meta?.cors ? CORS_HEADERS : undefined;
-      return errorResponse(mapped, cors);
+      return errorResponse(mapped, { ...cors, ...refusedBodyHeaders(event) });
     },
   });
 

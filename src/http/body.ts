@@ -9,12 +9,30 @@ import { refuseNul } from "../core/nul.js";
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 export const MAX_JSON_DEPTH = 32;
 
+/** Requests whose body was read to its end. */
+const readToEnd = new WeakSet<H3Event>();
+
+/**
+ * True when the request carries a body that was not read to its end: a refusal (401, 413, 415…)
+ * sent before or while reading. Such a response must say `Connection: close`: the server will not
+ * read the rest, so the socket cannot serve a next request, and a keep-alive client that trusted
+ * the header would send its next request into a closed connection.
+ */
+export function bodyLeftUnread(event: H3Event): boolean {
+  if (readToEnd.has(event)) return false;
+  const headers = event.req.headers;
+  return Number(headers.get("content-length") ?? 0) > 0 || headers.has("transfer-encoding");
+}
+
 /** Reads the raw body as bytes, refusing with 413 past `limit`. */
 export async function readBytes(event: H3Event, limit: number): Promise<Uint8Array> {
   const declared = Number(event.req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
   const body = event.req.body;
-  if (!body) return new Uint8Array(0);
+  if (!body) {
+    readToEnd.add(event);
+    return new Uint8Array(0);
+  }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -22,12 +40,12 @@ export async function readBytes(event: H3Event, limit: number): Promise<Uint8Arr
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw payloadTooLarge(limit);
-    }
+    // Stop reading, without cancelling: cancelling destroys the socket before the 413 is written.
+    // The refusal says Connection: close (bodyLeftUnread) and the server closes after sending it.
+    if (size > limit) throw payloadTooLarge(limit);
     chunks.push(value);
   }
+  readToEnd.add(event);
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
   let offset = 0;

@@ -2,9 +2,10 @@
  * The one place errors become responses: `{ "error": message, ...details }` with the error's
  * status. Unexpected errors are logged and answered 500 without details (no stack, no SQL).
  */
-import { HTTPError } from "h3";
+import { HTTPError, type H3Event } from "h3";
 import { isServiceError, ServiceError } from "../core/errors.js";
 import { ZodError } from "zod";
+import { bodyLeftUnread } from "./body.js";
 
 export function toServiceError(error: unknown): { error: ServiceError; unexpected: boolean } {
   const cause = error instanceof HTTPError && error.cause !== undefined ? error.cause : error;
@@ -28,4 +29,9 @@ export function errorResponse(error: ServiceError, extraHeaders?: Record<string,
     status: error.status,
     headers: { "content-type": "application/json; charset=utf-8", ...error.headers, ...extraHeaders },
   });
+}
+
+/** `Connection: close` on a refusal that leaves the request body unread (see bodyLeftUnread). */
+export function refusedBodyHeaders(event: H3Event): Record<string, string> | undefined {
+  return bodyLeftUnread(event) ? { connection: "close" } : undefined;
 }

@@ -17,7 +17,7 @@ export interface Sealer {
 const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 8);
 
 /** Parses a base64 master key; it must decode to exactly 32 bytes. */
-export function parseMasterKey(value: string, source = "SVC_SECRET_KEY"): Buffer {
+export function parseMasterKey(value: string, source = "secretKey (SVC_SECRET_KEY)"): Buffer {
   const key = Buffer.from(value.trim(), "base64");
   if (key.length !== 32) {
     throw new Error(`${source} must be 32 bytes encoded as base64 (got ${key.length} bytes); generate one with: openssl rand -base64 32`);
@@ -52,7 +52,7 @@ export function createSealer(keys: Buffer[]): Sealer {
         throw new Error("sealed value is malformed");
       }
       const key = byId.get(kid);
-      if (!key) throw new Error(`sealed value names unknown master key ${kid}; is SVC_SECRET_KEY the one it was sealed with?`);
+      if (!key) throw new Error(`sealed value names unknown master key ${kid}; is the master key (SVC_SECRET_KEY) the one it was sealed with?`);
       const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
       return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
@@ -61,16 +61,13 @@ export function createSealer(keys: Buffer[]): Sealer {
 }
 
 /**
- * The master key: `SVC_SECRET_KEY` (plus older keys in `SVC_SECRET_KEYS_OLD`, comma-separated, for
- * rotation) or, on the embedded default, `<data>/secret.key`, generated with mode 0600 on first run.
+ * The master key: `secretKey` (plus `oldKeys`, for rotation) or, on the embedded default,
+ * `<data>/secret.key`, generated with mode 0600 on first run.
  */
-export function loadMasterKeys(options: { secretKey?: string; oldKeys?: string; dataDir?: string }): Buffer[] {
-  const old = (options.oldKeys ?? "")
-    .split(",")
-    .filter((s) => s.trim())
-    .map((s) => parseMasterKey(s, "SVC_SECRET_KEYS_OLD"));
+export function loadMasterKeys(options: { secretKey?: string; oldKeys?: string[]; dataDir?: string }): Buffer[] {
+  const old = (options.oldKeys ?? []).filter((s) => s.trim()).map((s) => parseMasterKey(s, "oldSecretKeys (SVC_SECRET_KEYS_OLD)"));
   if (options.secretKey) return [parseMasterKey(options.secretKey), ...old];
-  if (!options.dataDir) throw new Error("no master key: set SVC_SECRET_KEY or give a data directory");
+  if (!options.dataDir) throw new Error("no master key: give secretKey (SVC_SECRET_KEY) or a data directory");
   const file = join(options.dataDir, "secret.key");
   if (!existsSync(file)) {
     mkdirSync(options.dataDir, { recursive: true });

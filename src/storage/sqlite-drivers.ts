@@ -57,13 +57,8 @@ export function availableSqliteDrivers(): SqliteDriverName[] {
   return out;
 }
 
-/** `SVC_SQLITE_DRIVER` overrides the choice (tests run the conformance suite on each). */
+/** The runtime's own engine first (tests pass each engine explicitly to run the conformance suite). */
 export function defaultSqliteDriver(): SqliteDriverName {
-  const forced = process.env.SVC_SQLITE_DRIVER as SqliteDriverName | undefined;
-  if (forced) {
-    if (!availableSqliteDrivers().includes(forced)) throw new Error(`SVC_SQLITE_DRIVER=${forced} is not available in this runtime`);
-    return forced;
-  }
   return availableSqliteDrivers()[0]!;
 }
 

@@ -8,7 +8,7 @@ import { promises as dnsPromises, type LookupAddress, type LookupOptions } from 
 import { Agent } from "node:https";
 import { isIP } from "node:net";
 import { createSecureContext, rootCertificates } from "node:tls";
-import { isForbiddenAddress } from "../core/webhook-policy.js";
+import { addressRefusal } from "../core/webhook-policy.js";
 import type { LookupAll } from "./types.js";
 
 export interface PinnedAgentOptions {
@@ -25,11 +25,14 @@ export interface PinnedAgentOptions {
   maxSockets?: number;
 }
 
-/** Error of a refused target address; its message names the address, never anything secret. */
+/**
+ * Error of a refused target address; its message names the address and, when allowing private
+ * targets would admit it, that switch. Never anything secret.
+ */
 export class AddressNotAllowedError extends Error {
   readonly code = "ERR_WEBHOOK_ADDRESS_NOT_ALLOWED";
-  constructor(address: string) {
-    super(`address ${address} is not allowed`);
+  constructor(address: string, why?: string) {
+    super(`address ${address} is not allowed${why ? ` (${why})` : ""}`);
     this.name = "AddressNotAllowedError";
   }
 }
@@ -75,7 +78,9 @@ export function createPinnedAgent(options: PinnedAgentOptions = {}): Agent {
  */
 export function checkLiteralHost(hostname: string, allowPrivateTargets: boolean): void {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  if (isIP(bare) !== 0 && isForbiddenAddress(bare, { allowPrivate: allowPrivateTargets })) throw new AddressNotAllowedError(bare);
+  if (isIP(bare) === 0) return;
+  const why = addressRefusal(bare, { allowPrivate: allowPrivateTargets });
+  if (why !== undefined) throw new AddressNotAllowedError(bare, why);
 }
 
 async function resolveChecked(
@@ -89,7 +94,8 @@ async function resolveChecked(
   // Every answer is checked, not only the one we connect to: a mixed answer is refused whole.
   // With allowPrivate the policy still refuses link-local (cloud metadata), multicast, unspecified.
   for (const { address } of all) {
-    if (isForbiddenAddress(address, { allowPrivate })) throw new AddressNotAllowedError(address);
+    const why = addressRefusal(address, { allowPrivate });
+    if (why !== undefined) throw new AddressNotAllowedError(address, why);
   }
   const wanted = family === 4 || family === 6 ? all.filter((a) => a.family === family) : all;
   if (wanted.length === 0) throw Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: "ENOTFOUND" });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -74,6 +74,36 @@ describe("exit codes", () => {
       expect(clash.stderr.trim()).toBe("svc: Host a.example.com already belongs to a workspace");
       const bad = await run(process.execPath, ["bin/svc.mjs", "--data", data, "workspaces", "list"], { env: { ...process.env, PORT: "x" } }).catch((e) => e);
       expect(bad.code).toBe(2);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("master keys from the environment", () => {
+  const svc = (env: Record<string, string>, ...args: string[]) =>
+    run(process.execPath, ["bin/svc.mjs", ...args], { env: { ...process.env, ...env } }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it("the CLI maps SVC_SECRET_KEY and SVC_SECRET_KEYS_OLD to the service's options (rotation)", async () => {
+    const data = mkdtempSync(join(tmpdir(), "svc-keys-"));
+    const [first, second] = [Buffer.alloc(32, 1).toString("base64"), Buffer.alloc(32, 2).toString("base64")];
+    try {
+      expect((await svc({ SVC_SECRET_KEY: first }, "--data", data, "workspaces", "create", "demo", "--host", "demo.example.com")).code).toBe(0);
+      const created = await svc({ SVC_SECRET_KEY: first }, "--data", data, "--json", "webhooks", "create", "-w", "demo", "--url", "https://hooks.example.com/in", "--event", "content.created");
+      const { id } = JSON.parse(created.stdout) as { id: string };
+      const secret = (env: Record<string, string>) => svc(env, "--data", data, "--json", "webhooks", "secret", "-w", "demo", id);
+      const before = await secret({ SVC_SECRET_KEY: first });
+      expect(before.code, before.stderr).toBe(0);
+      const rotated = await secret({ SVC_SECRET_KEY: second, SVC_SECRET_KEYS_OLD: first });
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(JSON.parse(rotated.stdout)).toEqual(JSON.parse(before.stdout));
+      const withoutOld = await secret({ SVC_SECRET_KEY: second });
+      expect(withoutOld.code).toBe(1);
+      expect(withoutOld.stderr).toMatch(/unknown master key/);
+      expect(existsSync(join(data, "secret.key"))).toBe(false);
     } finally {
       rmSync(data, { recursive: true, force: true });
     }

@@ -75,7 +75,7 @@ describe("svc webhooks", () => {
   });
 
   it("listen verifies each delivery and exits 1 on a bad signature when asked", async () => {
-    const child = spawn(process.execPath, ["bin/svc.mjs", "--json", "webhooks", "listen", "--secret", "whsec_s", "--port", "0", "--exit-on-bad-signature"]);
+    const child = spawn(process.execPath, ["bin/svc.mjs", "--json", "webhooks", "listen", "--secret", "whsec_s", "--port", "0", "--http", "--exit-on-bad-signature"]);
     const lines: string[] = [];
     const url = await new Promise<string>((resolve) =>
       child.stdout.on("data", (d: Buffer) => {

@@ -33,7 +33,7 @@ describe.each(drivers)("NUL characters in stored strings on %s", (driver) => {
 
   beforeAll(async () => {
     t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", MCP_HOST], identity: true });
+    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", MCP_HOST], identity: true, selfSignup: true });
     workspaceId = ws.id;
     owner = (await createTestSession(t.svc.context, ws.id)).token;
     const fields = [

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isServiceError } from "../../src/core/errors.js";
 import {
   DEBOUNCE_MAX_MS,
+  addressRefusal,
   FORBIDDEN_HEADER_NAMES,
   MAX_CUSTOM_HEADERS,
   MAX_HEADER_VALUE_LENGTH,
@@ -344,5 +345,28 @@ describe("events, format, debounce", () => {
     expect(validateDebounce(DEBOUNCE_MAX_MS, "webhook")).toEqual({ debounce_ms: 3_600_000, debounce_scope: "webhook" });
     for (const bad of [-1, 1.5, DEBOUNCE_MAX_MS + 1, "100", Number.NaN, Infinity]) expect(refusal(() => validateDebounce(bad, "entry"))).toContain("debounce_ms");
     expect(refusal(() => validateDebounce(0, "collection"))).toContain("debounce_scope");
+  });
+});
+
+describe("refusals the private-targets switch would lift name it", () => {
+  it.each([
+    ["https://127.0.0.1:8787/", true],
+    ["https://[::1]:8787/", true],
+    ["https://10.1.2.3/", true],
+    ["https://localhost:8787/", true],
+    ["https://intranet/", true],
+    ["https://169.254.169.254/", false],
+    ["https://224.0.0.1/", false],
+    ["http://127.0.0.1/", false],
+  ])("%s → names the switch: %s", (url, named) => {
+    const message = refusal(() => validateWebhookUrl(url));
+    expect(message.includes("--allow-private-webhook-targets or SVC_WEBHOOKS_ALLOW_PRIVATE=1")).toBe(named);
+  });
+
+  it("addressRefusal explains a resolved address the same way", () => {
+    expect(addressRefusal("127.0.0.1")).toMatch(/^a loopback address; .*--allow-private-webhook-targets/);
+    expect(addressRefusal("169.254.169.254")).toBe("a link-local address");
+    expect(addressRefusal("127.0.0.1", { allowPrivate: true })).toBeUndefined();
+    expect(addressRefusal("93.184.216.34")).toBeUndefined();
   });
 });

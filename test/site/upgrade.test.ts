@@ -18,7 +18,6 @@ import { createService, type Service } from "../../src/service.js";
 import { openDatabase } from "../../src/storage/open.js";
 import { migrate } from "../../src/storage/migrate.js";
 import { migrations } from "../../src/storage/migrations/index.js";
-import { createWorkspaceRepo } from "../../src/storage/workspaces.js";
 import { createTestDatabase, drivers } from "../helpers/database.js";
 import { requestAt, silentLogger } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
@@ -95,7 +94,10 @@ describe.each(drivers)("a deploy stored before migration 006, on %s", (driver) =
     const db = await createTestDatabase(driver);
     const sql = await openDatabase(db.url);
     await migrate(sql, migrations.filter((m) => m.id <= 5));
-    const ws = await createWorkspaceRepo(sql).create({ slug: "legacy", hosts: ["legacy.localhost"] });
+    // The workspace as 0.1.0 wrote it: today's repository would write columns later migrations add.
+    const ws = { id: randomUUID() };
+    await sql.run("INSERT INTO workspaces (id, slug, name, identity, created_at) VALUES (?, 'legacy', 'legacy', 0, ?)", [ws.id, "2026-01-01T00:00:00.000Z"]);
+    await sql.run("INSERT INTO workspace_hosts (host, workspace_id) VALUES ('legacy.localhost', ?)", [ws.id]);
     const html = "<h1>from 0.1.0</h1>";
     const sha = createHash("sha256").update(html).digest("hex");
     const id = randomUUID();

@@ -25,7 +25,7 @@ describe("connect-time address check (DESIGN 5)", () => {
     const d = dispatcher({ lookup: dns.lookup, allowPrivateTargets: false });
     const result = await d.deliverNow(target(r.url("/hook", "hooks.test")), contentEvent("content.created"), { retries: true });
     expect(result).toMatchObject({ ok: false, status: null, attempts: 3 });
-    expect(result.error).toBe("address 127.0.0.1 is not allowed");
+    expect(result.error).toMatch(/^address 127\.0\.0\.1 is not allowed \(a loopback address; .*--allow-private-webhook-targets/);
     expect(dns.calls).toContain("hooks.test");
     expect(r.requests).toHaveLength(0);
     expect(d.logger.text()).toContain("address 127.0.0.1 is not allowed");
@@ -36,7 +36,7 @@ describe("connect-time address check (DESIGN 5)", () => {
     const dns = fakeDns({ "hooks.test": [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.8", family: 4 }] });
     const d = dispatcher({ lookup: dns.lookup });
     const result = await d.deliverNow(target(r.url("/hook", "hooks.test")), contentEvent("content.created"));
-    expect(result.error).toBe("address 10.0.0.8 is not allowed");
+    expect(result.error).toMatch(/^address 10\.0\.0\.8 is not allowed \(a private address; .*SVC_WEBHOOKS_ALLOW_PRIVATE=1/);
     expect(r.requests).toHaveLength(0);
   });
 
@@ -48,7 +48,10 @@ describe("connect-time address check (DESIGN 5)", () => {
     const dns = fakeDns({});
     const d = dispatcher({ lookup: dns.lookup });
     const result = await d.deliverNow(target(url), contentEvent("content.created"));
-    expect(result).toMatchObject({ ok: false, status: null, error: `address ${address} is not allowed` });
+    expect(result).toMatchObject({ ok: false, status: null });
+    expect(result.error).toMatch(new RegExp(`^address ${address.replace(/\./g, "\\.")} is not allowed \\(`));
+    // Only what the private-targets switch would admit names it: link-local never does.
+    expect(result.error!.includes("--allow-private-webhook-targets")).toBe(address !== "169.254.169.254");
     expect(dns.calls).toHaveLength(0);
   });
 
@@ -56,7 +59,7 @@ describe("connect-time address check (DESIGN 5)", () => {
     const dns = fakeDns({ "hooks.test": [{ address: "169.254.169.254", family: 4 }] });
     const d = dispatcher({ lookup: dns.lookup, allowPrivateTargets: true });
     const result = await d.deliverNow(target("https://hooks.test/x"), contentEvent("content.created"));
-    expect(result.error).toBe("address 169.254.169.254 is not allowed");
+    expect(result.error).toBe("address 169.254.169.254 is not allowed (a link-local address)");
   });
 
   it("with allowPrivateTargets, connects to the checked address and verifies TLS for the URL hostname", async () => {

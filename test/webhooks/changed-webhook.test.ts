@@ -80,7 +80,7 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     expect(posts.status).toBe(201);
   });
   afterEach(async () => {
-    for (const { id } of (await api("/api/dashboard/webhooks")).body as { id: string }[]) await api(`/api/dashboard/webhooks/${id}`, "DELETE");
+    for (const { id } of (await api("/api/dashboard/webhooks")).body.data as { id: string }[]) await api(`/api/dashboard/webhooks/${id}`, "DELETE");
     clock.advance(HOUR + RETRY_MS); // nothing left waiting for the next test
     await until("an idle dispatcher", () => stats().pending === 0 && stats().inFlight === 0);
     logger.lines.length = 0;
