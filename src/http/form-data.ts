@@ -3,9 +3,9 @@
  * counted against `limit` as they stream in (body.ts, 413 past it), then parsed by the platform's
  * FormData (undici), so there is no hand-written multipart parser.
  *
- * h3's own helpers do not fit here: `readFormData` (= `event.req.formData()`) reads with no limit,
- * and pairing it with h3's streaming limit (`assertBodySize`) loses the Content-Type, so every
- * multipart body is refused (h3 2.0.8; see CONTRIBUTING.md, dependencies).
+ * h3's `readFormData` does not fit: it is `event.req.formData()`, which reads with no limit, and
+ * after h3's streaming limit (`assertBodySize`) it loses the Content-Type, so every multipart body
+ * is refused (h3 2.0.8; CONTRIBUTING.md, "Libraries instead of hand-written code").
  */
 import type { H3Event } from "h3";
 import { badRequest } from "../core/errors.js";
