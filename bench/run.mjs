@@ -5,7 +5,7 @@
  * taskset exists. Prints one table (figure, reference from the same run, ratio, target, met?) and
  * writes bench/results/latest.json.
  *
- *   node bench/run.mjs [--quick] [--only reads,auth,scale,writes,dispatcher,signature,startup,cluster]
+ *   node bench/run.mjs [--quick] [--only reads,auth,scale,writes,dispatcher,signature,startup,cluster,dashboard]
  *                      [--runs N] [--duration S] [--profile main|scale|pg|writes|dispatcher|reference]
  *                      [--no-build]
  */
@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { LOAD_CORE, canPin, pinned } from "./lib/procs.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const SCENARIOS = ["reads", "auth", "scale", "writes", "dispatcher", "signature", "startup", "cluster"];
+const SCENARIOS = ["reads", "auth", "scale", "writes", "dispatcher", "signature", "startup", "cluster", "dashboard"];
 
 const { values: args } = parseArgs({
   options: {
@@ -53,6 +53,7 @@ const { runDispatcher } = await import("./scenarios/dispatcher.mjs");
 const { runSignature } = await import("./scenarios/signature.mjs");
 const { runStartup } = await import("./scenarios/startup.mjs");
 const { runCluster } = await import("./scenarios/cluster.mjs");
+const { runDashboard } = await import("./scenarios/dashboard.mjs");
 
 const resultsDir = join(ROOT, "bench/results");
 const profileDir = join(resultsDir, "profiles");
@@ -103,6 +104,7 @@ try {
   if (only.has("dispatcher")) await scenario("dispatcher", () => runDispatcher(ctx));
   if (only.has("startup")) await scenario("startup", () => runStartup(ctx));
   if (only.has("cluster")) await scenario("cluster", () => runCluster(ctx));
+  if (only.has("dashboard")) await scenario("dashboard", () => runDashboard(ctx));
 } finally {
   rmSync(ctx.tmp, { recursive: true, force: true });
 }
@@ -128,7 +130,9 @@ process.exitCode = failures.length ? 1 : 0;
 function snapshotPackage() {
   const dir = join(ROOT, ".tmp", `bench-pkg-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  for (const name of ["package.json", "dist", "bin"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  for (const name of ["package.json", "dist", "bin", "dashboard/dist"]) {
+    if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  }
   process.env.BENCH_PKG_DIR = dir;
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 }
@@ -139,7 +143,7 @@ function ensureBuilt() {
   const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
   if (args["no-build"] && existsSync(dist)) return;
   if (existsSync(dist) && statSync(dist).mtimeMs >= newest(join(ROOT, "src"))) return;
-  log("building dist/ (tsdown)…");
-  const r = spawnSync(join(ROOT, "node_modules/.bin/tsdown"), ["--log-level", "warn"], { cwd: ROOT, stdio: "inherit" });
-  if (r.status !== 0) throw new Error("tsdown failed; fix the build or run with --no-build against an existing dist/");
+  log("building dist/ and the dashboard (npm run build)…");
+  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("the build failed; fix it or run with --no-build against an existing dist/");
 }

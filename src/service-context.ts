@@ -12,6 +12,8 @@ import type { WorkspaceRepo } from "./storage/workspaces.js";
 import type { SharedState } from "./storage/shared-state.js";
 import type { Dispatcher } from "./webhooks/types.js";
 import type { MailSender } from "./services/mail.js";
+import type { ScryptParams } from "./core/scrypt.js";
+import type { SignInLimits } from "./core/sign-in-limits.js";
 
 export interface ResolvedOptions {
   dataDir: string | undefined;
@@ -27,6 +29,12 @@ export interface ResolvedOptions {
   siteQuota: number;
   /** Most archive entries (files and directories) in one site deploy. */
   siteMaxFiles: number;
+  /** scrypt cost of new password hashes: OWASP_SCRYPT unless `insecureFastPasswordHashing`. */
+  passwordParams: ScryptParams;
+  /** Sign-in throttling (http/middleware/login-limit.ts). */
+  signInLimits: SignInLimits;
+  /** Serve the web dashboard at `/_/` on each workspace's dashboard host. */
+  dashboard: boolean;
 }
 
 export interface ServiceContext {

@@ -18,8 +18,11 @@ import { createMemorySharedState, type SharedState } from "./storage/shared-stat
 import { createEventBus } from "./services/bus.js";
 import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
+import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./service-context.js";
 import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
+import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
+import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
 
 /** Options of {@link createService}. Every field is optional; the defaults make a working service. */
 export interface ServiceOptions {
@@ -35,7 +38,7 @@ export interface ServiceOptions {
   secretKey?: string;
   /** Older master keys (base64 of 32 bytes each), still accepted to open values sealed before a rotation. */
   oldSecretKeys?: string[];
-  /** Read X-Forwarded-Host behind a trusted proxy. Default false. */
+  /** Behind a trusted proxy: read X-Forwarded-Host, and the client address from the right-most X-Forwarded-For entry. Default false. */
   trustProxy?: boolean;
   /** Let webhook URLs point at loopback/private addresses (local development, tests). Default false. */
   allowPrivateWebhookTargets?: boolean;
@@ -57,6 +60,20 @@ export interface ServiceOptions {
   now?: () => number;
   /** Sends mail to end users (email-verification tokens; see docs/identity.md). Default: log that none is configured. */
   sendMail?: MailSender;
+  /**
+   * Sign-in throttling (docs/access.md): `accountFailures` (10) free failures per account + client
+   * address, `addressFailures` (100) per address, then a back-off from `backoffMs` (1000) doubling up
+   * to `maxBackoffMs` (15 min); failures forgotten `windowMs` (1 h) after the last one.
+   */
+  signInLimits?: Partial<SignInLimits>;
+  /**
+   * Tests only: hash new passwords with scrypt N=2^10 instead of OWASP's N=2^17 (r=8, p=1), so
+   * suites that create many users stay fast. Logs a warning at start; the CLI never sets it; a
+   * service without it rehashes such a password at the user's next sign-in. Default false.
+   */
+  insecureFastPasswordHashing?: boolean;
+  /** Serve the web dashboard at `/_/` on each workspace's dashboard host (docs/dashboard.md). Default true. */
+  dashboard?: boolean;
 }
 
 const optionsSchema = z
@@ -78,14 +95,20 @@ const optionsSchema = z
     webhooks: z.record(z.string(), z.unknown()).optional(),
     now: z.function().optional(),
     sendMail: z.function().optional(),
+    signInLimits: z.record(z.string(), z.unknown()).optional(),
+    insecureFastPasswordHashing: z.boolean().optional(),
+    dashboard: z.boolean().optional(),
   })
   .strict();
 
 export interface Service {
   /** The h3 app; mount it or call `app.request()`. */
   app: H3;
-  /** Web-standard handler for Bun.serve, Deno.serve, workers. */
-  fetch: (request: Request) => Promise<Response>;
+  /**
+   * Web-standard handler for Bun.serve, Deno.serve, workers. Pass it to Bun.serve or Deno.serve
+   * as is: the second argument they give it (server / info) supplies the client's address.
+   */
+  fetch: (request: Request, runtime?: unknown) => Promise<Response>;
   /** node:http / Express handler. */
   handler: NodeHandler;
   /** Storage, bus and options, for advanced embedding and tests. */
@@ -113,6 +136,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const dataDir = resolve(options.dataDir ?? "./.svc");
   const logger = options.logger ?? createConsola({ defaults: { tag: "contentsvc" } });
   const now = options.now ?? Date.now;
+  const signInLimits = withOptionPrefix(() => resolveSignInLimits(options.signInLimits as Partial<SignInLimits> | undefined));
 
   const sql = typeof options.database === "object" ? options.database : await openDatabase(options.database ?? join(dataDir, "contentsvc.db"));
   const ownsSql = typeof options.database !== "object";
@@ -144,17 +168,21 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         keepDeploys: options.keepDeploys ?? 10,
         siteQuota: options.siteQuota ?? 500 * 1024 * 1024,
         siteMaxFiles: options.siteMaxFiles ?? 10_000,
+        passwordParams: options.insecureFastPasswordHashing ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT,
+        signInLimits,
+        dashboard: options.dashboard ?? true,
       },
       sendMail: options.sendMail ?? unconfiguredMailSender(logger),
       now,
     };
+    if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
     const stopFeatures = startFeatures(context);
     const app = createHttpApp(context);
     let closed: Promise<void> | undefined;
     return {
       app,
       context,
-      fetch: (request) => Promise.resolve(app.fetch(request)),
+      fetch: (request, runtime) => Promise.resolve(app.fetch(withPeerAddress(request, runtime))),
       handler: toNodeHandler(app),
       close() {
         closed ??= (async () => {
@@ -170,5 +198,13 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     for (const fn of cleanup) await fn().catch(() => {});
     if (ownsSql) await sql.close().catch(() => {});
     throw error;
+  }
+}
+
+function withOptionPrefix<T>(resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (error) {
+    throw new Error(`contentsvc: invalid option ${(error as Error).message}`);
   }
 }

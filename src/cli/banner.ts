@@ -35,7 +35,7 @@ const table = (rows: [string, string][]) => {
 };
 
 /** The first-run lines: credentials, then a collection, a published entry and the public read. */
-export function demoBanner(demo: DemoCredentials, base: string): string[] {
+export function demoBanner(demo: DemoCredentials, base: string, dashboard = true): string[] {
   const host = new URL(base).host;
   // The URL's own host is normally a demo host; else name one explicitly (a custom interface).
   const hostHeader = demo.hosts.includes(new URL(base).hostname) ? undefined : demo.hosts[0];
@@ -43,6 +43,8 @@ export function demoBanner(demo: DemoCredentials, base: string): string[] {
     ["hosts", `${demo.hosts.join(", ")} (any port)`],
     ...(demo.owner ? [["owner sign-in", `${demo.owner.email} / ${demo.owner.password}`] as [string, string]] : []),
     ...(demo.apiKey ? [["API key", demo.apiKey] as [string, string]] : []),
+    // *.localhost resolves to this machine in browsers, so the URL opens when pasted.
+    ...(dashboard && demo.dashboardHost ? [["dashboard", `${new URL(base).protocol}//${demo.dashboardHost}:${new URL(base).port}/_/`] as [string, string]] : []),
   ];
   const lines = [`Created the demo workspace (shown once, keep it):`, ...table(credentials)];
   if (demo.apiKey) {

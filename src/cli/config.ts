@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { UsageError } from "./errors.js";
+import { DEFAULT_SIGN_IN_LIMITS } from "../core/sign-in-limits.js";
 
 export const configSchema = z
   .object({
@@ -16,10 +17,16 @@ export const configSchema = z
     port: z.coerce.number().int().min(0).max(65535).describe("HTTP port for svc serve"),
     hostname: z.string().min(1).describe("Interface svc serve listens on"),
     allowPrivateWebhookTargets: z.boolean().describe("Allow webhook URLs on loopback/private addresses (development only)"),
-    trustProxy: z.boolean().describe("Read X-Forwarded-Host from a trusted reverse proxy"),
     keepDeploys: z.coerce.number().int().min(1).describe("Site deploys kept per workspace, the live one included (older ones and their files are deleted)"),
     siteQuota: z.coerce.number().int().positive().describe("Bytes of distinct site files one workspace may store over its kept deploys"),
     siteMaxFiles: z.coerce.number().int().positive().describe("Most archive entries (files and directories) in one site deploy"),
+    trustProxy: z.boolean().describe("Read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy"),
+    loginAccountFailures: z.coerce.number().int().positive().describe("Failed sign-ins on one account from one client address before back-off starts"),
+    loginAddressFailures: z.coerce.number().int().positive().describe("Failed sign-ins from one client address, all accounts together, before back-off starts"),
+    loginBackoffMs: z.coerce.number().int().positive().describe("First sign-in back-off in ms, doubled with each further failure"),
+    loginMaxBackoffMs: z.coerce.number().int().positive().describe("Longest sign-in back-off in ms"),
+    loginWindowMs: z.coerce.number().int().positive().describe("Failed sign-ins are forgotten this many ms after the last one (at least loginMaxBackoffMs)"),
+    dashboard: z.boolean().describe("Serve the web dashboard at /_/ on each workspace's dashboard host"),
   })
   .strict();
 
@@ -34,6 +41,12 @@ export const CONFIG_DEFAULTS: CliConfig = {
   keepDeploys: 10,
   siteQuota: 500 * 1024 * 1024,
   siteMaxFiles: 10_000,
+  loginAccountFailures: DEFAULT_SIGN_IN_LIMITS.accountFailures,
+  loginAddressFailures: DEFAULT_SIGN_IN_LIMITS.addressFailures,
+  loginBackoffMs: DEFAULT_SIGN_IN_LIMITS.backoffMs,
+  loginMaxBackoffMs: DEFAULT_SIGN_IN_LIMITS.maxBackoffMs,
+  loginWindowMs: DEFAULT_SIGN_IN_LIMITS.windowMs,
+  dashboard: true,
 };
 
 /** Environment variables and the setting each one feeds. */

@@ -51,6 +51,14 @@ export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = proce
     keepDeploys: config.keepDeploys,
     siteQuota: config.siteQuota,
     siteMaxFiles: config.siteMaxFiles,
+    signInLimits: {
+      accountFailures: config.loginAccountFailures,
+      addressFailures: config.loginAddressFailures,
+      backoffMs: config.loginBackoffMs,
+      maxBackoffMs: config.loginMaxBackoffMs,
+      windowMs: config.loginWindowMs,
+    },
+    dashboard: config.dashboard,
   };
 }
 

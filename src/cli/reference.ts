@@ -4,7 +4,7 @@
  * renderings; a test fails when they are stale.
  */
 import type { Command, Option } from "commander";
-import { configSchema, ENV_VARS } from "./config.js";
+import { CONFIG_DEFAULTS, configSchema, ENV_VARS } from "./config.js";
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -58,7 +58,8 @@ export function renderCliReference(program: Command): string {
 /** Markdown for the configuration: each setting, its flag, environment variable and default. */
 export function renderConfigReference(defaults: Record<string, unknown>): string {
   const envOf = (key: string) => Object.entries(ENV_VARS).find(([, k]) => k === key)?.[0];
-  const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  // A setting that defaults to true is switched by its negation (`--no-dashboard`).
+  const flagOf = (key: string) => `--${CONFIG_DEFAULTS[key as keyof typeof CONFIG_DEFAULTS] === true ? "no-" : ""}${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   const rows = Object.entries(configSchema.shape).map(([key, schema]) => {
     const env = envOf(key);
     const def = defaults[key] === undefined ? "—" : `\`${JSON.stringify(defaults[key])}\``;

@@ -24,7 +24,16 @@ interface ServeFlags {
   keepDeploys?: string;
   siteQuota?: string;
   siteMaxFiles?: string;
+  loginAccountFailures?: string;
+  loginAddressFailures?: string;
+  loginBackoffMs?: string;
+  loginMaxBackoffMs?: string;
+  loginWindowMs?: string;
+  dashboard?: boolean;
 }
+
+/** The sign-in throttling settings a flag of the same name sets (docs/configuration.md). */
+const LOGIN_KEYS = ["loginAccountFailures", "loginAddressFailures", "loginBackoffMs", "loginMaxBackoffMs", "loginWindowMs"] as const;
 
 export function registerServe(program: Command): void {
   program
@@ -32,26 +41,34 @@ export function registerServe(program: Command): void {
     .description("Serve every workspace (SQLite + local files by default); on an empty data directory, first create the demo workspace on localhost, 127.0.0.1 and [::1]")
     .option("--port <port>", "port [PORT] (default 3000)")
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
-    .option("--trust-proxy", "read X-Forwarded-Host from a trusted reverse proxy")
+    .option("--trust-proxy", "read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy")
+    .option("--no-dashboard", "do not serve the web dashboard at /_/")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
     .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
     .option("--site-max-files <n>", "most archive entries in one site deploy [SVC_SITE_MAX_FILES] (default 10000)")
+    .option("--login-account-failures <n>", "failed sign-ins on one account from one address before back-off starts (default 10)")
+    .option("--login-address-failures <n>", "failed sign-ins from one address, all accounts together, before back-off starts (default 100)")
+    .option("--login-backoff-ms <ms>", "first sign-in back-off, doubled with each further failure (default 1000)")
+    .option("--login-max-backoff-ms <ms>", "longest sign-in back-off (default 900000)")
+    .option("--login-window-ms <ms>", "failed sign-ins are forgotten this long after the last one (default 3600000)")
     .action(async (opts: ServeFlags, cmd: Command) => {
       const { config } = await commandConfig(cmd, {
+        ...Object.fromEntries(LOGIN_KEYS.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])),
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
         ...(opts.trustProxy && { trustProxy: true }),
         ...(opts.keepDeploys !== undefined && { keepDeploys: opts.keepDeploys as unknown as number }),
         ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
         ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
+        ...(opts.dashboard === false && { dashboard: false }),
       });
       const size = parseClusterSize(opts.cluster);
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
         const base = baseUrl(config.hostname, port);
         const where = clientHost(config.hostname) === config.hostname ? "" : ` (interface ${config.hostname})`;
         consola.success(`contentsvc listening on ${base}${where}${workers ? ` (${workers} workers)` : ""}`);
-        if (demo) consola.log(demoBanner(demo, base).join("\n"));
+        if (demo) consola.log(demoBanner(demo, base, config.dashboard).join("\n"));
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
       };
       if (size !== undefined && cluster.isPrimary) {

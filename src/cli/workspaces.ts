@@ -1,23 +1,58 @@
-/** `svc workspaces create|list` (DESIGN §4.1). */
+/** `svc workspaces create|list|update` (DESIGN §4.1). */
 import type { Command } from "commander";
-import { withService } from "./context.js";
+import { requireWorkspace, withService } from "./context.js";
 import type { Workspace } from "../storage/workspaces.js";
 
-const view = (w: Workspace) => ({ id: w.id, slug: w.slug, hosts: w.hosts, identity: w.identity, self_signup: w.selfSignup });
+const view = (w: Workspace) => ({
+  id: w.id,
+  slug: w.slug,
+  hosts: w.hosts,
+  dashboard_host: w.dashboard_host ?? null,
+  identity: w.identity,
+  self_signup: w.selfSignup,
+});
+
+interface CreateFlags {
+  host: string[];
+  identity: boolean;
+  selfSignup: boolean;
+  name?: string;
+  dashboardHost?: string;
+}
 
 export function registerWorkspaces(program: Command): void {
-  const ws = program.command("workspaces").description("Create and list workspaces (each addressed by its hostnames)");
+  const ws = program.command("workspaces").description("Create, list and update workspaces (each addressed by its hostnames)");
   ws.command("create <slug>")
     .description("Create a workspace")
     .requiredOption("--host <host...>", "hostname(s) that address the workspace")
+    .option("--dashboard-host <host>", "hostname serving the dashboard at /_/ (default: admin.<first host>)")
     .option("--identity", "enable Identity (end-user accounts)", false)
     .option("--self-signup", "let visitors create their own accounts (off by default; with --identity)", false)
     .option("--name <name>", "display name (default: the slug)")
-    .action(async (slug: string, opts: { host: string[]; identity: boolean; selfSignup: boolean; name?: string }, cmd: Command) => {
+    .action(async (slug: string, opts: CreateFlags, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
-        const created = await svc.context.workspaces.create({ slug, hosts: opts.host, identity: opts.identity, selfSignup: opts.selfSignup, name: opts.name });
+        const created = await svc.context.workspaces.create({
+          slug,
+          hosts: opts.host,
+          identity: opts.identity,
+          selfSignup: opts.selfSignup,
+          name: opts.name,
+          dashboardHost: opts.dashboardHost,
+        });
         const mode = created.identity ? ` (Identity on, self sign-up ${created.selfSignup ? "on" : "off"})` : "";
-        out.result(view(created), () => `Created workspace ${created.slug} on ${created.hosts.join(", ")}${mode}`);
+        const dashboard = created.dashboard_host ? `; dashboard on ${created.dashboard_host}/_/` : "";
+        out.result(view(created), () => `Created workspace ${created.slug} on ${created.hosts.join(", ")}${dashboard}${mode}`);
+      });
+    });
+  ws.command("update <slug>")
+    .description("Change a workspace's settings")
+    .requiredOption("--dashboard-host <host>", "hostname serving the dashboard at /_/ (must not address any workspace yet)")
+    .action(async (slug: string, opts: { dashboardHost: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const found = await requireWorkspace(svc, slug);
+        await svc.context.workspaces.setDashboardHost(found.id, opts.dashboardHost);
+        const updated = (await svc.context.workspaces.bySlug(slug))!;
+        out.result(view(updated), () => `Workspace ${slug}: dashboard on ${updated.dashboard_host}/_/`);
       });
     });
   ws.command("list")
@@ -25,7 +60,11 @@ export function registerWorkspaces(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const all = (await svc.context.workspaces.list()).map(view);
-        out.result(all, () => (all.length ? all.map((w) => `${w.slug}\t${w.hosts.join(", ")}${w.identity ? "\tidentity" : ""}`) : "No workspaces"));
+        out.result(all, () =>
+          all.length
+            ? all.map((w) => `${w.slug}\t${w.hosts.join(", ")}\tdashboard ${w.dashboard_host ?? "(none)"}${w.identity ? "\tidentity" : ""}`)
+            : "No workspaces",
+        );
       });
     });
 }

@@ -107,11 +107,11 @@ export const unsupportedMediaType = (message: string) =>
   new ServiceError(415, "unsupported_media_type", message);
 
 /** 429 with Retry-After in seconds. */
-export const rateLimited = (retryAfterSeconds: number) =>
+export const rateLimited = (retryAfterSeconds: number, message = "Too many requests; try again later") =>
   new ServiceError(
     429,
     "rate_limited",
-    "Too many requests; try again later",
+    message,
     { retry_after: retryAfterSeconds },
     { "retry-after": String(retryAfterSeconds) },
   );

@@ -1,17 +1,20 @@
 /**
  * Dashboard and account passwords: scrypt hashing (node:crypto), constant-time verification, a
- * dummy verification for unknown emails, and the length rule. Pure apart from crypto.
+ * dummy verification for unknown emails, the check that a stored hash is weaker than today's
+ * parameters (so sign-in can rehash it), and the length rule. Pure apart from crypto.
  *
  * Stored form: `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`. Passwords are NFC-normalized
  * before hashing so the same visible password matches whatever the client's keyboard sent.
+ * The cost parameters and the derivation itself are in scrypt.ts.
  *
  * @example
  * const stored = await hashPassword("correct horse battery");
  * await verifyPassword("correct horse battery", stored); // true
  */
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { badRequest } from "./errors.js";
 import { isTokenFormat, tokenKind } from "./keys.js";
+import { derive, OWASP_SCRYPT, type ScryptParams } from "./scrypt.js";
 
 /**
  * The length rule, in Unicode code points.
@@ -23,9 +26,6 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** @example PASSWORD_MAX_LENGTH; // 1024 */
 export const PASSWORD_MAX_LENGTH = 1024;
 
-const N = 16384;
-const R = 8;
-const P = 1;
 const KEY_LENGTH = 64;
 const SALT_LENGTH = 16;
 const B64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -38,7 +38,7 @@ const INT = /^[1-9][0-9]{0,7}$/;
  * @example
  * await verifyPassword("anything", DUMMY_PASSWORD_HASH); // false
  */
-export const DUMMY_PASSWORD_HASH = encode(N, R, P, randomBytes(SALT_LENGTH), randomBytes(KEY_LENGTH));
+export const DUMMY_PASSWORD_HASH = encode(OWASP_SCRYPT, randomBytes(SALT_LENGTH), randomBytes(KEY_LENGTH));
 
 /**
  * Checks the password rule: a string of 8 to 1024 characters (code points). Throws 400 naming it.
@@ -59,33 +59,48 @@ export function validatePassword(pw: unknown): asserts pw is string {
 }
 
 /**
- * Hashes a password that passes `validatePassword` with scrypt (N=16384, r=8, p=1, 64-byte key)
- * and a random 16-byte salt.
+ * Hashes a password that passes `validatePassword` with scrypt (by default OWASP_SCRYPT:
+ * N=2^17, r=8, p=1), a 64-byte key and a random 16-byte salt.
  *
  * @example
- * await hashPassword("correct horse battery"); // "scrypt$16384$8$1$<salt>$<hash>"
+ * await hashPassword("correct horse battery"); // "scrypt$131072$8$1$<salt>$<hash>"
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, params: ScryptParams = OWASP_SCRYPT): Promise<string> {
   validatePassword(password);
   const salt = randomBytes(SALT_LENGTH);
-  const hash = await derive(password, salt, KEY_LENGTH, N, R, P);
-  return encode(N, R, P, salt, hash);
+  const hash = await derive(password, salt, KEY_LENGTH, params);
+  return encode(params, salt, hash);
+}
+
+/**
+ * True when `stored` is a hash of ours that is weaker than `params` in any parameter (N, r, p or
+ * key length): sign-in then rehashes it with the password just verified. Never true for a
+ * stronger hash, so a service running a lower cost never downgrades one.
+ *
+ * @example
+ * needsRehash("scrypt$16384$8$1$…"); // true: below OWASP_SCRYPT
+ */
+export function needsRehash(stored: string, params: ScryptParams = OWASP_SCRYPT): boolean {
+  const parsed = parse(stored);
+  if (!parsed) return false;
+  return parsed.n < params.N || parsed.r < params.r || parsed.p < params.p || parsed.hash.length < KEY_LENGTH;
 }
 
 /**
  * True when `password` matches `stored`. Constant-time comparison; resolves `false` (never
  * rejects) for a wrong password, a non-string, or a malformed stored value — the malformed case
- * still spends one dummy derivation so timing does not tell it apart.
+ * still spends one dummy derivation at `params` (the cost new hashes get) so timing does not tell
+ * it apart.
  *
  * @example
  * await verifyPassword(body.password, user.password_hash); // true | false
  */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, params: ScryptParams = OWASP_SCRYPT): Promise<boolean> {
   const parsed = parse(stored);
   if (typeof password !== "string" || password.length > 4 * PASSWORD_MAX_LENGTH) return false;
-  if (!parsed) return verifyAgainstDummy(password);
+  if (!parsed) return verifyAgainstDummy(password, params);
   try {
-    const actual = await derive(password, parsed.salt, parsed.hash.length, parsed.n, parsed.r, parsed.p);
+    const actual = await derive(password, parsed.salt, parsed.hash.length, { N: parsed.n, r: parsed.r, p: parsed.p });
     return timingSafeEqual(actual, parsed.hash);
   } catch {
     return false;
@@ -93,17 +108,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * Spends the time of one verification and resolves `false`: call it when a login names an
- * unknown email, so the response time does not reveal which emails exist.
+ * Spends the time of one verification at `params` (pass the cost new hashes get) and resolves
+ * `false`: call it when a login names an unknown email, so the response time does not reveal
+ * which emails exist.
  *
  * @example
  * const ok = user ? await verifyPassword(pw, user.password_hash) : await verifyAgainstDummy(pw);
  */
-export async function verifyAgainstDummy(password: string): Promise<false> {
+export async function verifyAgainstDummy(password: string, params: ScryptParams = OWASP_SCRYPT): Promise<false> {
   const dummy = parse(DUMMY_PASSWORD_HASH)!;
   const text = typeof password === "string" ? password.slice(0, 4 * PASSWORD_MAX_LENGTH) : "";
   try {
-    const actual = await derive(text, dummy.salt, dummy.hash.length, N, R, P);
+    const actual = await derive(text, dummy.salt, dummy.hash.length, params);
     timingSafeEqual(actual, dummy.hash);
   } catch {
     // unreachable in practice; the answer is false either way
@@ -119,6 +135,9 @@ interface Parsed {
   hash: Buffer;
 }
 
+/** Twice OWASP's 128 MiB: a stored hash asking for more is refused as malformed. */
+const MAX_DERIVATION_BYTES = 2 ** 28;
+
 /** Parses a stored value; bounds the parameters so a bad row cannot make us allocate gigabytes. */
 function parse(stored: unknown): Parsed | undefined {
   if (typeof stored !== "string" || stored.length > 1024) return undefined;
@@ -131,23 +150,15 @@ function parse(stored: unknown): Parsed | undefined {
   const n = Number(ns);
   const r = Number(rs);
   const p = Number(ps);
-  if (n < 1024 || n > 2 ** 20 || (n & (n - 1)) !== 0 || r > 32 || p > 16) return undefined;
+  if (n < 1024 || n > 2 ** 20 || (n & (n - 1)) !== 0 || r > 32 || p > 16 || 128 * n * r > MAX_DERIVATION_BYTES) return undefined;
   const salt = Buffer.from(saltB64, "base64");
   const hash = Buffer.from(hashB64, "base64");
   if (salt.length < SALT_LENGTH || hash.length < 16 || hash.length > 128) return undefined;
   return { n, r, p, salt, hash };
 }
 
-function encode(n: number, r: number, p: number, salt: Buffer, hash: Buffer): string {
-  return `scrypt$${n}$${r}$${p}$${salt.toString("base64")}$${hash.toString("base64")}`;
-}
-
-function derive(password: string, salt: Buffer, keylen: number, n: number, r: number, p: number) {
-  // scrypt needs about 128·N·r bytes; leave headroom over Node's 32 MiB default for larger N.
-  const options: ScryptOptions = { N: n, r, p, maxmem: 256 * n * r + 2 ** 20 };
-  return new Promise<Buffer>((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+function encode({ N, r, p }: ScryptParams, salt: Buffer, hash: Buffer): string {
+  return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${hash.toString("base64")}`;
 }
 
 /**

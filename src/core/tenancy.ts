@@ -44,3 +44,18 @@ export function validateSlug(value: unknown, what = "Workspace slug"): string {
   }
   return value;
 }
+
+/** True for an IPv4 or bracketed IPv6 literal (which has no `admin.` sub-name). */
+const isIpLiteral = (host: string) => host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host);
+
+/**
+ * The default dashboard host of a workspace: `admin.` + its first named host (IP literals are
+ * skipped), or undefined when it has only IP literals.
+ *
+ * @example
+ * defaultDashboardHost(["localhost", "demo.localhost"]) // "admin.localhost"
+ */
+export function defaultDashboardHost(hosts: readonly string[]): string | undefined {
+  const named = hosts.find((h) => !isIpLiteral(h));
+  return named ? `admin.${named}` : undefined;
+}

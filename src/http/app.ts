@@ -12,6 +12,7 @@ import type { RouteDef } from "./route.js";
 import { healthRoutes } from "./routes/health.js";
 import { allRoutes } from "./routes/index.js";
 import { siteFallback } from "./routes/sites.js";
+import { dashboardHandler } from "./dashboard/serve.js";
 
 const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
 
@@ -57,6 +58,11 @@ export function createHttpApp(service: ServiceContext, routes: RouteDef[] = allR
       app.on("OPTIONS", route.path, () => new Response(null, { status: 204, headers: CORS_HEADERS }));
     }
   }
+
+  // `/_/` is the dashboard's on every host (served on the dashboard host, redirected elsewhere), never a site's.
+  const dashboard = dashboardHandler(service, service.options.dashboard);
+  app.all("/_", dashboard);
+  app.all("/_/**", dashboard);
 
   // Unmatched /api/ paths: JSON 404 (never a site page, never CORS).
   app.all("/api/**", () => {

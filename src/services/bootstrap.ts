@@ -12,6 +12,8 @@ import { createDashboardUserRepo } from "../storage/dashboard-users.js";
 
 export interface DemoCredentials {
   hosts: string[];
+  /** Serves the dashboard; `*.localhost` names resolve to loopback in browsers. */
+  dashboardHost?: string;
   owner?: { email: string; password: string };
   apiKey?: string;
 }
@@ -33,5 +35,5 @@ export async function bootstrapDemo(ctx: ServiceContext): Promise<DemoCredential
   const password = randomBytes(18).toString("base64url");
   await repo(ctx, createDashboardUserRepo).create(ws.id, { email: DEMO_OWNER_EMAIL, password, role: "owner" });
   const key = await repo(ctx, createApiKeyRepo).create(ws.id, { name: "demo (all grants)", grants: [...ALL_GRANTS] });
-  return { hosts: ws.hosts, owner: { email: DEMO_OWNER_EMAIL, password }, apiKey: key.value };
+  return { hosts: ws.hosts, dashboardHost: ws.dashboard_host, owner: { email: DEMO_OWNER_EMAIL, password }, apiKey: key.value };
 }

@@ -1,38 +1,53 @@
 /**
  * Who may read a collection through the delivery API (spec 4.1, 5.3, 5.6). Public collections
- * need nothing; private ones a key (or dashboard session) holding entries:read; gated ones that,
- * or an account session satisfying the collection's rule (services/rules.ts). Also the one check
- * of changes that widen those readers (assertMayOpen).
+ * need nothing; private ones a bearer API key holding entries:read; gated ones that, or an account
+ * session satisfying the collection's rule (services/rules.ts). A dashboard session (owner or
+ * member) is never a delivery credential: the systems do not overlap (spec 5.1), and the
+ * dashboard reads entries through its own routes.
+ * Also the one check of changes that widen those readers (assertMayOpen).
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
 import type { Principal } from "../http/access.js";
-import type { StoredCollection } from "../storage/collections.js";
-import type { ServiceContext } from "../service-context.js";
+import { admitsAccount, type AccountChange } from "../core/openings.js";
+import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
+import { repo, type ServiceContext } from "../service-context.js";
 import { accountSatisfiesRule } from "./rules.js";
 
 /**
- * Throws unless `principal` may read `collection` (private or gated). 401 without a credential;
- * 403 `Missing grant: entries:read` for a key or member lacking it (owners bypass, spec 5.5).
+ * The kinds of principal a private or gated collection's read accepts: keys, plus account
+ * sessions when gated. Any other bearer (dashboard access or refresh token) is 401.
+ *
+ * @example
+ * readerKinds({ access: "gated" }); // ["key", "account"]
+ */
+export function readerKinds(collection: Pick<StoredCollection, "access">): readonly Principal["kind"][] {
+  return collection.access === "gated" ? ["key", "account"] : ["key"];
+}
+
+/**
+ * Throws unless `principal` may read `collection` (private or gated). 401 without a credential or
+ * with one the collection does not accept (readerKinds); 403 `Missing grant: entries:read` for a
+ * key lacking it.
  */
 export async function assertCanRead(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
-  if (!principal) throw unauthorized();
+  if (!principal || !readerKinds(collection).includes(principal.kind)) throw unauthorized();
   if (collection.access === "gated") return evaluateGate(ctx, collection, principal);
   assertEntriesRead(principal);
 }
 
 /**
- * The gate of a gated collection (spec 4.1, 5.6; DESIGN §4.2). A key or dashboard session with
- * entries:read always passes. An account session passes when its account (as read with the
- * session, so a changed attribute counts on the next request) satisfies the collection's rule;
- * otherwise 403 naming the collection. A gated collection without a rule admits no account.
+ * The gate of a gated collection (spec 4.1, 5.6; DESIGN §4.2). A key with entries:read always
+ * passes. An account session passes when its account (as read with the session, so a changed
+ * attribute counts on the next request) satisfies the collection's rule; otherwise 403 naming the
+ * collection. A gated collection without a rule admits no account. A dashboard session is 401.
  *
  * @example
  * await evaluateGate(ctx, collection, principal); // throws 401/403, or returns
  */
 export async function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
-  if (!principal) throw unauthorized();
-  if (principal.kind !== "account") return assertEntriesRead(principal);
+  if (!principal || principal.kind === "user") throw unauthorized();
+  if (principal.kind === "key") return assertEntriesRead(principal);
   const account = { id: principal.id, email: principal.email, emailVerified: principal.emailVerified, attributes: principal.attributes };
   if (await accountSatisfiesRule(ctx, collection.workspaceId, collection.rule, account)) return;
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
@@ -54,10 +69,25 @@ export const OPERATOR: Actor = { kind: "operator" };
  * 403 `Missing grant: entries:read`; owners and the operator bypass.
  */
 export function assertMayOpen(actor: Actor): void {
-  if (actor.kind !== "operator") assertEntriesRead(actor);
+  if (actor.kind === "operator" || (actor.kind === "user" && actor.role === "owner")) return;
+  assertGrant(actor.kind === "account" ? [] : actor.grants, "entries:read");
+}
+
+/**
+ * Creating an end user, or giving one a password, an email, a verified state, attributes or
+ * activation (core/openings.ts `admitsAccount`), makes an account someone can sign in as and a
+ * rule can admit: while any collection of the workspace is gated, that is reading its entries by
+ * another route, so users:write alone is not enough — it also needs entries:read (spec 5.4.3).
+ * Owners and the operator bypass.
+ */
+export async function assertMayAdmitAccount(ctx: ServiceContext, workspaceId: string, actor: Actor, change: AccountChange, creating: boolean): Promise<void> {
+  if (actor.kind === "operator" || (actor.kind === "user" && actor.role === "owner")) return;
+  if (!admitsAccount(change, creating)) return;
+  const collections = await repo(ctx, createCollectionRepo).list(workspaceId);
+  if (collections.some((c) => c.access === "gated")) assertMayOpen(actor);
 }
 
 function assertEntriesRead(principal: Principal): void {
-  if (principal.kind === "user" && principal.role === "owner") return;
-  assertGrant(principal.kind === "account" ? [] : principal.grants, "entries:read");
+  // Only keys reach here (readerKinds); anything else holds no grant.
+  assertGrant(principal.kind === "key" ? principal.grants : [], "entries:read");
 }

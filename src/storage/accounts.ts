@@ -15,6 +15,7 @@ import { generateToken, hashToken } from "../core/keys.js";
 import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
 import type { ServiceContext } from "../service-context.js";
 import { isUniqueViolation } from "./driver-errors.js";
+import { upgradePasswordHash } from "./password-upgrade.js";
 
 /** spec 3, 5.6, 8: fixed 30 days from issue. */
 export const ACCOUNT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -55,7 +56,7 @@ export function createAccountRepo(ctx: ServiceContext) {
     async signup(workspaceId: string, input: { email: unknown; password: unknown }): Promise<Account> {
       const email = normalizeEmail(input.email);
       validateNewPassword(input.password);
-      const hash = await hashPassword(input.password);
+      const hash = await hashPassword(input.password, ctx.options.passwordParams);
       const at = new Date(ctx.now()).toISOString();
       const row: Row = { id: randomUUID(), email, attributes: "{}", active: 1, created_at: at };
       try {
@@ -83,9 +84,11 @@ export function createAccountRepo(ctx: ServiceContext) {
             [workspaceId, normalized],
           )
         : undefined;
-      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw).then(() => undefined);
-      const ok = await verifyPassword(pw, row.password_hash);
-      return ok && row.active ? toAccount(row) : undefined;
+      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw, ctx.options.passwordParams).then(() => undefined);
+      const ok = await verifyPassword(pw, row.password_hash, ctx.options.passwordParams);
+      if (!ok || !row.active) return undefined;
+      await upgradePasswordHash(ctx, "end_users", row.id, row.password_hash, pw);
+      return toAccount(row);
     },
 
     /** Issues a session for `userId`: 30 days from now, never extended. */

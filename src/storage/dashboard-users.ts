@@ -16,6 +16,7 @@ import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, 
 import type { ServiceContext } from "../service-context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
+import { upgradePasswordHash } from "./password-upgrade.js";
 import type { Sql } from "./sql.js";
 
 /** The two dashboard roles (spec 5.5). */
@@ -89,7 +90,7 @@ export function createDashboardUserRepo(ctx: ServiceContext) {
       validateNewPassword(input.password);
       const at = nowIso();
       const row: Row = { id: randomUUID(), email, role, grants: JSON.stringify(grants), created_at: at, updated_at: at };
-      const hash = await hashPassword(input.password);
+      const hash = await hashPassword(input.password, ctx.options.passwordParams);
       try {
         await sql.run(
           "INSERT INTO dashboard_users (id, workspace_id, email, password_hash, role, grants, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -159,8 +160,10 @@ export function createDashboardUserRepo(ctx: ServiceContext) {
             [workspaceId, normalized],
           )
         : undefined;
-      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw).then(() => undefined);
-      return (await verifyPassword(pw, row.password_hash)) ? toUser(row) : undefined;
+      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw, ctx.options.passwordParams).then(() => undefined);
+      if (!(await verifyPassword(pw, row.password_hash, ctx.options.passwordParams))) return undefined;
+      await upgradePasswordHash(ctx, "dashboard_users", row.id, row.password_hash, pw);
+      return toUser(row);
     },
   };
 }

@@ -72,7 +72,7 @@ export function createEndUserRepo(ctx: ServiceContext) {
       input: { email: string; password: string; attributes: Record<string, unknown>; active: boolean; emailVerified: boolean },
     ): Promise<EndUser> {
       const at = new Date(ctx.now()).toISOString();
-      const hash = await hashPassword(input.password);
+      const hash = await hashPassword(input.password, ctx.options.passwordParams);
       const row: Row = {
         id: randomUUID(),
         email: input.email,
@@ -96,7 +96,7 @@ export function createEndUserRepo(ctx: ServiceContext) {
 
     /** Applies a change; undefined when there is no such user. Deactivation ends every session. */
     async update(workspaceId: string, id: string, change: EndUserChange): Promise<EndUser | undefined> {
-      const hash = change.password === undefined ? undefined : await hashPassword(change.password);
+      const hash = change.password === undefined ? undefined : await hashPassword(change.password, ctx.options.passwordParams);
       try {
         return await sql.transaction(async (tx) => {
           const before = await get(workspaceId, id, tx);

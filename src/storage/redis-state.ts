@@ -6,6 +6,10 @@ import type { SharedState } from "./shared-state.js";
 
 const PREFIX = "contentsvc:";
 const PING_TIMEOUT_MS = 1000;
+// One atomic step, so a concurrent add cannot fall between the increment and the removal.
+const ADD_SCRIPT = `local c = redis.call('INCRBY', KEYS[1], ARGV[1])
+if c <= 0 then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return c`;
 
 export async function createRedisSharedState(url: string): Promise<SharedState> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
@@ -37,6 +41,16 @@ export async function createRedisSharedState(url: string): Promise<SharedState> 
         return { count, resetMs: windowMs };
       }
       return { count, resetMs: ttl };
+    },
+    async add(key, by, ttlMs) {
+      return Number(await client.eval(ADD_SCRIPT, 1, PREFIX + key, by, ttlMs));
+    },
+    async ttl(key) {
+      // -2: no such key; -1: no expiry (never set by us).
+      return Math.max(0, await client.pttl(PREFIX + key));
+    },
+    async remove(...keys) {
+      if (keys.length) await client.del(...keys.map((k) => PREFIX + k));
     },
     async publish(channel, message) {
       await client.publish(PREFIX + channel, message);

@@ -11,6 +11,15 @@ export interface SharedState {
   claim(key: string, ttlMs: number): Promise<boolean>;
   /** Increments a counter that expires `windowMs` after its first increment; returns the new count. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Adds `by` (may be negative) to a counter and sets it to expire `ttlMs` from now, so it lives
+   * as long as it keeps changing; returns the new count. A count that falls to 0 or below is removed.
+   */
+  add(key: string, by: number, ttlMs: number): Promise<number>;
+  /** Milliseconds until `key` (a claim or a counter) expires; 0 when it is not set. */
+  ttl(key: string): Promise<number>;
+  /** Removes claims and counters. */
+  remove(...keys: string[]): Promise<void>;
   /** Publishes an invalidation message to every instance (including this one). */
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, listener: (message: string) => void): () => void;
@@ -45,6 +54,25 @@ export function createMemorySharedState(now: () => number = Date.now): SharedSta
       if (!c || c.expires <= t) counters.set(key, (c = { count: 0, expires: t + windowMs }));
       c.count++;
       return { count: c.count, resetMs: c.expires - t };
+    },
+    async add(key, by, ttlMs) {
+      const t = now();
+      const c = counters.get(key);
+      const count = (c && c.expires > t ? c.count : 0) + by;
+      if (count <= 0) counters.delete(key);
+      else counters.set(key, { count, expires: t + ttlMs });
+      return count;
+    },
+    async ttl(key) {
+      const t = now();
+      const expires = Math.max(claims.get(key) ?? 0, counters.get(key)?.expires ?? 0);
+      return Math.max(0, expires - t);
+    },
+    async remove(...keys) {
+      for (const key of keys) {
+        claims.delete(key);
+        counters.delete(key);
+      }
     },
     async publish(channel, message) {
       for (const l of listeners.get(channel) ?? []) l(message);

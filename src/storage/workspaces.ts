@@ -3,7 +3,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, conflict } from "../core/errors.js";
-import { normalizeHost, validateSlug } from "../core/tenancy.js";
+import { defaultDashboardHost, normalizeHost, validateSlug } from "../core/tenancy.js";
 import type { Sql } from "./sql.js";
 import { isUniqueViolation } from "./driver-errors.js";
 
@@ -15,6 +15,8 @@ export interface Workspace {
   /** Whether visitors may create their own accounts (POST /api/v1/accounts/signup); off by default. */
   selfSignup: boolean;
   hosts: string[];
+  /** Serves the dashboard at `/_/` and never site files; undefined when the workspace has none. */
+  dashboard_host: string | undefined;
   created_at: string;
 }
 
@@ -27,29 +29,41 @@ interface Row {
   created_at: string;
 }
 
-const toWorkspace = (row: Row, hosts: string[]): Workspace => ({
+interface HostRow {
+  host: string;
+  dashboard: number;
+}
+
+const toWorkspace = (row: Row, hosts: HostRow[]): Workspace => ({
   id: row.id,
   slug: row.slug,
   name: row.name,
   identity: Boolean(row.identity),
   selfSignup: Boolean(row.self_signup),
-  hosts: [...hosts].sort(),
+  hosts: hosts.filter((h) => !Number(h.dashboard)).map((h) => h.host).sort(),
+  dashboard_host: hosts.find((h) => Number(h.dashboard))?.host,
   created_at: row.created_at,
 });
 
 export function createWorkspaceRepo(sql: Sql) {
-  const hostsOf = async (id: string) =>
-    (await sql.all<{ host: string }>("SELECT host FROM workspace_hosts WHERE workspace_id = ?", [id])).map((r) => r.host);
+  const hostsOf = (id: string) => sql.all<HostRow>("SELECT host, dashboard FROM workspace_hosts WHERE workspace_id = ?", [id]);
+  /** The conflict message naming the first of `hosts` (in the order given) that is taken. */
+  const takenMessage = async (hosts: string[]) => {
+    const rows = await sql.all<{ host: string }>(`SELECT host FROM workspace_hosts WHERE host IN (${hosts.map(() => "?").join(", ")})`, hosts);
+    const taken = hosts.find((h) => rows.some((r) => r.host === h));
+    return taken ? `Host ${taken} already belongs to a workspace` : undefined;
+  };
 
   return {
     /**
      * The workspace a request's hostname names, or undefined (spec 1.2), with its content version
      * read in the same indexed query (the delivery cache needs it, read before any data).
      */
-    async byHost(host: string): Promise<(Omit<Workspace, "hosts"> & { contentVersion: number }) | undefined> {
-      const row = await sql.get<Row & { content_version: number | null }>(
-        `SELECT w.id, w.slug, w.name, w.identity, w.self_signup, w.created_at,
-           (SELECT v.version FROM content_versions v WHERE v.workspace_id = w.id) AS content_version
+    async byHost(host: string): Promise<ResolvedWorkspace | undefined> {
+      const row = await sql.get<Row & { content_version: number | null; dashboard: number; dashboard_host: string | null }>(
+        `SELECT w.id, w.slug, w.name, w.identity, w.self_signup, w.created_at, h.dashboard,
+           (SELECT v.version FROM content_versions v WHERE v.workspace_id = w.id) AS content_version,
+           (SELECT d.host FROM workspace_hosts d WHERE d.workspace_id = w.id AND d.dashboard = 1) AS dashboard_host
          FROM workspace_hosts h JOIN workspaces w ON w.id = h.workspace_id WHERE h.host = ?`,
         [host],
       );
@@ -62,6 +76,8 @@ export function createWorkspaceRepo(sql: Sql) {
             selfSignup: Boolean(row.self_signup),
             created_at: row.created_at,
             contentVersion: Number(row.content_version ?? 0),
+            onDashboardHost: Boolean(Number(row.dashboard)),
+            dashboardHost: row.dashboard_host ?? undefined,
           }
         : undefined;
     },
@@ -73,8 +89,8 @@ export function createWorkspaceRepo(sql: Sql) {
 
     async list(): Promise<Workspace[]> {
       const rows = await sql.all<Row>("SELECT id, slug, name, identity, self_signup, created_at FROM workspaces ORDER BY slug");
-      const hosts = await sql.all<{ host: string; workspace_id: string }>("SELECT host, workspace_id FROM workspace_hosts");
-      return rows.map((r) => toWorkspace(r, hosts.filter((h) => h.workspace_id === r.id).map((h) => h.host)));
+      const hosts = await sql.all<HostRow & { workspace_id: string }>("SELECT host, dashboard, workspace_id FROM workspace_hosts");
+      return rows.map((r) => toWorkspace(r, hosts.filter((h) => h.workspace_id === r.id)));
     },
 
     async count(): Promise<number> {
@@ -82,10 +98,21 @@ export function createWorkspaceRepo(sql: Sql) {
       return Number(row?.n ?? 0);
     },
 
-    async create(input: { slug: string; hosts: string[]; name?: string; identity?: boolean; selfSignup?: boolean }): Promise<Workspace> {
+    /** `dashboardHost` defaults to `admin.<first named host>` (a conflict on it is a 409 like any host). */
+    async create(input: {
+      slug: string;
+      hosts: string[];
+      name?: string;
+      identity?: boolean;
+      selfSignup?: boolean;
+      dashboardHost?: string;
+    }): Promise<Workspace> {
       const slug = validateSlug(input.slug);
       if (input.hosts.length === 0) throw badRequest("A workspace needs at least one host (--host)");
       const hosts = [...new Set(input.hosts.map((h) => normalizeHost(h)))];
+      const dashboardHost = input.dashboardHost === undefined ? defaultDashboardHost(hosts) : normalizeHost(input.dashboardHost);
+      if (dashboardHost && hosts.includes(dashboardHost)) throw badRequest(`The dashboard host ${dashboardHost} cannot also be a site host`);
+      const allHosts = dashboardHost ? [...hosts, dashboardHost] : hosts;
       const row: Row = {
         id: randomUUID(),
         slug,
@@ -104,19 +131,29 @@ export function createWorkspaceRepo(sql: Sql) {
             row.self_signup,
             row.created_at,
           ]);
-          for (const host of hosts) await tx.run("INSERT INTO workspace_hosts (host, workspace_id) VALUES (?, ?)", [host, row.id]);
+          for (const host of allHosts) {
+            await tx.run("INSERT INTO workspace_hosts (host, workspace_id, dashboard) VALUES (?, ?, ?)", [host, row.id, host === dashboardHost ? 1 : 0]);
+          }
         });
       } catch (error) {
-        if (isUniqueViolation(error)) {
-          const taken = await sql.get<{ host: string }>(
-            `SELECT host FROM workspace_hosts WHERE host IN (${hosts.map(() => "?").join(", ")})`,
-            hosts,
-          );
-          throw conflict(taken ? `Host ${taken.host} already belongs to a workspace` : `Workspace ${slug} already exists`);
-        }
+        if (isUniqueViolation(error)) throw conflict((await takenMessage(allHosts)) ?? `Workspace ${slug} already exists`);
         throw error;
       }
-      return toWorkspace(row, hosts);
+      return toWorkspace(row, allHosts.map((host) => ({ host, dashboard: host === dashboardHost ? 1 : 0 })));
+    },
+
+    /** Moves the workspace's dashboard to another host name (it must not address any workspace yet). */
+    async setDashboardHost(id: string, host: string): Promise<void> {
+      const normalized = normalizeHost(host);
+      try {
+        await sql.transaction(async (tx) => {
+          await tx.run("DELETE FROM workspace_hosts WHERE workspace_id = ? AND dashboard = 1", [id]);
+          await tx.run("INSERT INTO workspace_hosts (host, workspace_id, dashboard) VALUES (?, ?, 1)", [normalized, id]);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict((await takenMessage([normalized]))!);
+        throw error;
+      }
     },
 
     async setIdentity(id: string, identity: boolean): Promise<void> {
@@ -130,3 +167,11 @@ export function createWorkspaceRepo(sql: Sql) {
 }
 
 export type WorkspaceRepo = ReturnType<typeof createWorkspaceRepo>;
+
+/** What the router knows about the workspace a request's host names. */
+export type ResolvedWorkspace = Omit<Workspace, "hosts" | "dashboard_host"> & {
+  contentVersion: number;
+  /** The request came on the workspace's dashboard host. */
+  onDashboardHost: boolean;
+  dashboardHost: string | undefined;
+};

@@ -16,7 +16,7 @@ import type { ServiceOptions } from "../../src/service.js";
 import { createApiKeyRepo } from "../../src/storage/api-keys.js";
 import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
 import type { DriverName } from "../helpers/database.js";
-import { requestAt, startTestServer, type TestServer } from "../helpers/server.js";
+import { requestAt, startTestServer, type RequestInit2, type TestServer } from "../helpers/server.js";
 
 export const PASSWORD = "correct horse battery staple";
 export const grantPath = (g: Grant) => `/api/test/grant/${g.replace(":", "/")}`;
@@ -40,7 +40,7 @@ export const testRoutes: RouteDef[] = defineRoutes([
   echo("/api/test/custom", access.custom("optional"), "test custom"),
 ]);
 
-type Init = RequestInit & { host?: string; token?: string; json?: unknown };
+type Init = RequestInit2;
 
 export interface AccessRig {
   t: TestServer;

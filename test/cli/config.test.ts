@@ -9,6 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { resolveConfig } from "../../src/cli/config.js";
+import { serviceOptions } from "../../src/cli/context.js";
+import { builtCli, seedDemo, startInstance } from "../scale/helpers.js";
+
+const LOGIN_DEFAULTS = { loginAccountFailures: 10, loginAddressFailures: 100, loginBackoffMs: 1000, loginMaxBackoffMs: 900_000, loginWindowMs: 3_600_000 };
 
 const run = promisify(execFile);
 
@@ -20,7 +24,27 @@ describe("configuration", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("uses the defaults without anything else", async () => {
-    expect(await resolveConfig({}, {}, dir)).toEqual({ data: "./.svc", port: 3000, hostname: "127.0.0.1", allowPrivateWebhookTargets: false, trustProxy: false, keepDeploys: 10, siteQuota: 500 * 1024 * 1024, siteMaxFiles: 10_000 });
+    expect(await resolveConfig({}, {}, dir)).toEqual({
+      data: "./.svc",
+      port: 3000,
+      hostname: "127.0.0.1",
+      allowPrivateWebhookTargets: false,
+      trustProxy: false,
+      keepDeploys: 10,
+      siteQuota: 500 * 1024 * 1024,
+      siteMaxFiles: 10_000,
+      dashboard: true,
+      ...LOGIN_DEFAULTS,
+    });
+  });
+
+  it("sign-in throttling settings come from a file or flags, are checked, and become the service's signInLimits", async () => {
+    writeFileSync(join(dir, "svc.config.json"), JSON.stringify({ loginAccountFailures: 5, loginWindowMs: 7_200_000 }));
+    const config = await resolveConfig({ loginMaxBackoffMs: "60000" }, {}, dir);
+    expect(config).toMatchObject({ loginAccountFailures: 5, loginWindowMs: 7_200_000, loginMaxBackoffMs: 60_000 });
+    expect(serviceOptions(config).signInLimits).toEqual({ accountFailures: 5, addressFailures: 100, backoffMs: 1000, maxBackoffMs: 60_000, windowMs: 7_200_000 });
+    await expect(resolveConfig({ loginBackoffMs: "soon" }, {}, dir)).rejects.toThrow(/loginBackoffMs \(--loginBackoffMs\)/);
+    rmSync(join(dir, "svc.config.json"));
   });
 
   it("a config file beats the defaults, the environment beats the file, a flag beats both", async () => {
@@ -105,6 +129,25 @@ describe("master keys from the environment", () => {
       expect(withoutOld.stderr).toMatch(/unknown master key/);
       expect(existsSync(join(data, "secret.key"))).toBe(false);
     } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(builtCli)("svc serve sign-in throttling flags", () => {
+  it("--login-account-failures 2 refuses the third wrong password from one address", async () => {
+    const data = mkdtempSync(join(tmpdir(), "svc-login-flags-"));
+    const db = join(data, "contentsvc.db");
+    await seedDemo(db, data);
+    const server = await startInstance({ dataDir: data, database: db, args: ["--login-account-failures", "2", "--login-backoff-ms", "60000"] });
+    try {
+      const attempt = () => server.request("/api/dashboard/login", { method: "POST", json: { email: "nobody@example.com", password: "wrong password!" } });
+      const statuses = [(await attempt()).status, (await attempt()).status];
+      const refused = await attempt();
+      expect([...statuses, refused.status]).toEqual([401, 401, 429]);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(50);
+    } finally {
+      await server.stop();
       rmSync(data, { recursive: true, force: true });
     }
   });

@@ -1,11 +1,14 @@
 /**
  * The delivery API (spec 4.1, 5.2, 5.3, 1.3): public / private / gated access with exact 401/403
- * bodies, drafts never delivered, no CORS headers ever, unknown collections. Real HTTP, both drivers.
+ * bodies, dashboard sessions refused, drafts never delivered, no CORS headers ever, unknown
+ * collections. Real HTTP, both drivers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { drivers } from "../helpers/database.js";
 import { createTestAccount, createTestKey, createTestSession } from "../helpers/credentials.js";
+import { repo } from "../../src/service-context.js";
+import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
 
 const UNAUTHORIZED = { error: "Unauthorized" };
 const MISSING_READ = { error: "Missing grant: entries:read", grant: "entries:read" };
@@ -14,6 +17,7 @@ describe.each(drivers)("delivery API on %s", (driver) => {
   let t: TestServer;
   const tok: Record<string, string> = {};
   const ids: Record<string, string> = {};
+  let wsId: string;
 
   const write = async (path: string, json: unknown, method = "POST") => {
     const res = await t.request(path, { method, json, token: tok.owner });
@@ -24,6 +28,7 @@ describe.each(drivers)("delivery API on %s", (driver) => {
   beforeAll(async () => {
     t = await startTestServer(driver);
     const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
+    wsId = ws.id;
     const ctx = t.svc.context;
     tok.owner = (await createTestSession(ctx, ws.id)).token;
     tok.memberRead = (await createTestSession(ctx, ws.id, { role: "member", grants: ["entries:read"] })).token;
@@ -87,17 +92,19 @@ describe.each(drivers)("delivery API on %s", (driver) => {
     ["secrets", "malformed", 401, UNAUTHORIZED],
     ["secrets", "keyNone", 403, MISSING_READ],
     ["secrets", "keyCollections", 403, MISSING_READ],
-    ["secrets", "memberNone", 403, MISSING_READ],
-    ["secrets", "account", 403, MISSING_READ],
     ["secrets", "keyRead", 200, undefined],
     ["secrets", "keyWrite", 200, undefined],
-    ["secrets", "memberRead", 200, undefined],
-    ["secrets", "owner", 200, undefined],
+    // spec 4.1, 5.1: a private collection needs a bearer API key; no other credential is one.
+    ["secrets", "memberNone", 401, UNAUTHORIZED],
+    ["secrets", "memberRead", 401, UNAUTHORIZED],
+    ["secrets", "owner", 401, UNAUTHORIZED],
+    ["secrets", "account", 401, UNAUTHORIZED],
     ["vip", undefined, 401, UNAUTHORIZED],
     ["vip", "unknownKey", 401, UNAUTHORIZED],
     ["vip", "keyNone", 403, MISSING_READ],
     ["vip", "keyRead", 200, undefined],
-    ["vip", "memberRead", 200, undefined],
+    ["vip", "memberRead", 401, UNAUTHORIZED],
+    ["vip", "owner", 401, UNAUTHORIZED],
     ["vip", "account", 403, { error: "Collection vip is gated: this account does not satisfy its rule", collection: "vip" }],
   ];
 
@@ -110,6 +117,46 @@ describe.each(drivers)("delivery API on %s", (driver) => {
       if (body !== undefined) expect(json).toEqual(body);
       else expect(json.data).toBeDefined();
     }
+  });
+
+  describe("a dashboard session is not a delivery-API credential (spec 4.1, 5.1)", () => {
+    const PASSWORD = "correct horse battery staple";
+    const sessions: Record<string, string> = {};
+    beforeAll(async () => {
+      const users = repo(t.svc.context, createDashboardUserRepo);
+      for (const [role, grants] of [["owner", []], ["member", ["entries:read", "entries:write"]]] as const) {
+        const email = `${role}-signin@example.com`;
+        await users.create(wsId, { email, password: PASSWORD, role, grants: [...grants] });
+        const res = await t.request("/api/dashboard/login", { method: "POST", json: { email, password: PASSWORD } });
+        expect(res.status).toBe(200);
+        const body = await res.json();
+        sessions[`${role} ds_ access token`] = body.access_token;
+        sessions[`${role} dr_ refresh token`] = body.refresh_token;
+      }
+      // An unknown ds_ token gets the very same answer: the route does not even look sessions up.
+      sessions["unknown ds_ token"] = "ds_" + "0".repeat(64);
+    });
+
+    it.each(["secrets", "vip"])("refuses owner and member sessions on %s: list and by id, uncached and cached", async (name) => {
+      // A fresh published entry moves the workspace's content version, so nothing below is cached yet.
+      const id = (await write(`/api/dashboard/collections/${name}/entries`, { title: "fresh", _status: "published" })).id as string;
+      for (const path of [`/api/v1/${name}?limit=3`, `/api/v1/${name}/${id}`]) {
+        const refusals = async () => {
+          for (const [label, token] of Object.entries(sessions)) {
+            const res = await t.request(path, { token });
+            expect([label, path, res.status, await res.json()]).toEqual([label, path, 401, UNAUTHORIZED]);
+          }
+        };
+        await refusals(); // uncached: the refusal comes before any entry is read
+        expect((await t.request(path, { token: tok.keyRead })).status).toBe(200); // the key's read fills the cache
+        await refusals(); // cached: the access check still runs on a hit
+      }
+      // The same sessions read these entries through the dashboard's own routes.
+      for (const role of ["owner", "member"]) {
+        const res = await t.request(`/api/dashboard/collections/${name}/entries/${id}`, { token: sessions[`${role} ds_ access token`] });
+        expect([role, res.status]).toEqual([role, 200]);
+      }
+    });
   });
 
   it("ignores a non-bearer Authorization header on a public collection", async () => {

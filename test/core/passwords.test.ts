@@ -1,20 +1,25 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { derivationLoad, derive, INSECURE_FAST_SCRYPT, MAX_PARALLEL_DERIVATIONS, OWASP_SCRYPT, scryptMaxmem } from "../../src/core/scrypt.js";
 import {
   DUMMY_PASSWORD_HASH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   hashPassword,
+  needsRehash,
   validatePassword,
   verifyAgainstDummy,
   verifyPassword,
 } from "../../src/core/passwords.js";
 
-const FORMAT = /^scrypt\$16384\$8\$1\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+const FORMAT = /^scrypt\$131072\$8\$1\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 const PW = "correct horse battery staple";
+// The logic tests hash at the cheap test cost; the OWASP cost is tested where the cost is the point.
+const FAST = INSECURE_FAST_SCRYPT;
+const ANY = /^scrypt\$\d+\$8\$1\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 
 describe("hashPassword / verifyPassword", () => {
-  it("encodes scrypt$16384$8$1$<16-byte salt>$<64-byte hash>", async () => {
+  it("encodes scrypt$131072$8$1$<16-byte salt>$<64-byte hash> (OWASP's minimum N=2^17, r=8, p=1)", async () => {
     const stored = await hashPassword(PW);
     const m = FORMAT.exec(stored);
     expect(m).not.toBeNull();
@@ -27,27 +32,29 @@ describe("hashPassword / verifyPassword", () => {
     const stored = await hashPassword(PW);
     expect(await verifyPassword(PW, stored)).toBe(true);
     expect(await verifyPassword(PW + " ", stored)).toBe(false);
-    expect(await verifyPassword(PW.toUpperCase(), stored)).toBe(false);
-    expect(await verifyPassword("", stored)).toBe(false);
+    const fast = await hashPassword(PW, FAST);
+    expect(await verifyPassword(PW, fast)).toBe(true);
+    expect(await verifyPassword(PW.toUpperCase(), fast)).toBe(false);
+    expect(await verifyPassword("", fast)).toBe(false);
   });
 
   it("is the scrypt derivation it claims to be", async () => {
     const stored = await hashPassword(PW);
     const [, salt, hash] = FORMAT.exec(stored)!;
-    const expected = scryptSync(PW, Buffer.from(salt, "base64"), 64, { N: 16384, r: 8, p: 1 });
+    const expected = scryptSync(PW, Buffer.from(salt, "base64"), 64, { ...OWASP_SCRYPT, maxmem: scryptMaxmem(OWASP_SCRYPT) });
     expect(Buffer.from(hash, "base64").equals(expected)).toBe(true);
   });
 
   it("uses a different salt each time", async () => {
-    const [a, b] = await Promise.all([hashPassword(PW), hashPassword(PW)]);
+    const [a, b] = await Promise.all([hashPassword(PW, FAST), hashPassword(PW, FAST)]);
     expect(a).not.toBe(b);
-    expect(FORMAT.exec(a)![1]).not.toBe(FORMAT.exec(b)![1]);
+    expect(ANY.exec(a)![1]).not.toBe(ANY.exec(b)![1]);
     expect(await verifyPassword(PW, a)).toBe(true);
     expect(await verifyPassword(PW, b)).toBe(true);
   });
 
   it("handles Unicode and normalizes to NFC", async () => {
-    const stored = await hashPassword("pässwörd-🔑-\u00e9t\u00e9");
+    const stored = await hashPassword("pässwörd-🔑-\u00e9t\u00e9", FAST);
     expect(await verifyPassword("pässwörd-🔑-\u00e9t\u00e9", stored)).toBe(true);
     expect(await verifyPassword("pässwörd-🔑-e\u0301te\u0301", stored)).toBe(true);
     expect(await verifyPassword("passwörd-🔑-\u00e9t\u00e9", stored)).toBe(false);
@@ -62,7 +69,7 @@ describe("hashPassword / verifyPassword", () => {
   });
 
   it("detects tampering with the stored hash", async () => {
-    const stored = await hashPassword(PW);
+    const stored = await hashPassword(PW, FAST);
     const parts = stored.split("$");
     const hash = Buffer.from(parts[5], "base64");
     hash[0] ^= 1;
@@ -78,12 +85,15 @@ describe("hashPassword / verifyPassword", () => {
       "plaintext",
       PW,
       good.replace("scrypt$", "bcrypt$"),
-      good.replace("$16384$", "$16383$"),
-      good.replace("$16384$", "$abc$"),
-      good.replace("$16384$", "$0$"),
-      good.replace("$16384$", "$1073741824$"),
-      good.replace("$16384$8$", "$16384$999$"),
+      good.replace("$131072$", "$131071$"),
+      good.replace("$131072$", "$abc$"),
+      good.replace("$131072$", "$0$"),
+      good.replace("$131072$", "$1073741824$"),
+      good.replace("$131072$8$", "$131072$999$"),
       good.replace("$8$1$", "$8$-1$"),
+      // Over 256 MiB for one derivation: refused rather than allocated.
+      good.replace("$131072$8$", "$1048576$8$"),
+      good.replace("$131072$8$", "$131072$32$"),
       `scrypt$16384$8$1$${salt}`,
       `scrypt$16384$8$1$${salt}$${hash}$extra`,
       `scrypt$16384$8$1$$${hash}`,
@@ -98,14 +108,65 @@ describe("hashPassword / verifyPassword", () => {
       {},
     ];
     for (const stored of malformed) {
-      await expect(verifyPassword(PW, stored as string), String(stored)).resolves.toBe(false);
+      await expect(verifyPassword(PW, stored as string, FAST), String(stored)).resolves.toBe(false);
     }
   });
 
   it("resolves false for a non-string or absurdly long password", async () => {
-    const stored = await hashPassword(PW);
+    const stored = await hashPassword(PW, FAST);
     await expect(verifyPassword(undefined as unknown as string, stored)).resolves.toBe(false);
     await expect(verifyPassword("x".repeat(100_000), stored)).resolves.toBe(false);
+  });
+});
+
+describe("cost parameters, memory and rehash", () => {
+  it("defaults to OWASP's minimum and sets maxmem above the 128 MiB it needs", () => {
+    expect(OWASP_SCRYPT).toEqual({ N: 131072, r: 8, p: 1 });
+    expect(scryptMaxmem(OWASP_SCRYPT)).toBeGreaterThan(128 * 1024 * 1024);
+    expect(scryptMaxmem(OWASP_SCRYPT)).toBeLessThan(130 * 1024 * 1024);
+    // Node's default maxmem (32 MiB) would refuse the OWASP cost outright.
+    expect(() => scryptSync(PW, "salt", 64, OWASP_SCRYPT)).toThrow(/memory/i);
+  });
+
+  it("hashes off the event loop: timers keep firing while a derivation runs", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      await hashPassword(PW);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it(`runs at most ${MAX_PARALLEL_DERIVATIONS} derivations at once, queues the rest, and completes them all`, async () => {
+    const salt = randomBytes(16);
+    const keys = Array.from({ length: 5 }, (_, i) => derive(`${PW}${i}`, salt, 64, FAST));
+    expect(derivationLoad()).toEqual({ running: MAX_PARALLEL_DERIVATIONS, waiting: 5 - MAX_PARALLEL_DERIVATIONS });
+    const done = await Promise.all(keys);
+    expect(new Set(done.map((k) => k.toString("hex"))).size).toBe(5);
+    expect(done[4]!.equals(scryptSync(`${PW}4`, salt, 64, FAST))).toBe(true);
+    expect(derivationLoad()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("hashes at the cost it is given", async () => {
+    expect(await hashPassword(PW, INSECURE_FAST_SCRYPT)).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await hashPassword(PW, { N: 16384, r: 8, p: 1 })).toMatch(/^scrypt\$16384\$8\$1\$/);
+  });
+
+  it("needsRehash: true for any weaker parameter, never for equal or stronger ones", async () => {
+    const at = (N: number, r = 8, p = 1, keyLength = 64) =>
+      `scrypt$${N}$${r}$${p}$${randomBytes(16).toString("base64")}$${randomBytes(keyLength).toString("base64")}`;
+    expect(needsRehash(at(16384))).toBe(true); // the old default
+    expect(needsRehash(at(1024))).toBe(true); // INSECURE_FAST_SCRYPT
+    expect(needsRehash(at(131072, 4))).toBe(true);
+    expect(needsRehash(at(131072, 8, 1, 32))).toBe(true);
+    expect(needsRehash(at(131072))).toBe(false);
+    expect(needsRehash(at(262144))).toBe(false);
+    expect(needsRehash(at(131072, 8, 2))).toBe(false);
+    // A service running the fast test cost never downgrades a strong hash.
+    expect(needsRehash(at(131072), INSECURE_FAST_SCRYPT)).toBe(false);
+    expect(needsRehash("not a hash")).toBe(false);
   });
 });
 
@@ -119,9 +180,9 @@ describe("dummy verification for unknown emails", () => {
   });
 
   it("verifyAgainstDummy always resolves false after doing the work", async () => {
-    expect(await verifyAgainstDummy(PW)).toBe(false);
-    expect(await verifyAgainstDummy("")).toBe(false);
-    expect(await verifyAgainstDummy(null as unknown as string)).toBe(false);
+    expect(await verifyAgainstDummy(PW, FAST)).toBe(false);
+    expect(await verifyAgainstDummy("", FAST)).toBe(false);
+    expect(await verifyAgainstDummy(null as unknown as string, FAST)).toBe(false);
     const t0 = performance.now();
     await verifyAgainstDummy(PW);
     // Not a timing-equality test (too noisy); just proves a real scrypt derivation ran.

@@ -27,6 +27,8 @@ export async function startTestServer(driver: DriverName = "sqlite", options: Se
     blobs: "memory:",
     secretKey: Buffer.alloc(32, 7).toString("base64"),
     logger: silentLogger(),
+    // Suites create many users; OWASP-cost hashing is tested where it matters (passwords, rehash).
+    insecureFastPasswordHashing: true,
     ...options,
   });
   const server: Server = createServer(svc.handler);
@@ -51,9 +53,12 @@ export async function startTestServer(driver: DriverName = "sqlite", options: Se
   };
 }
 
-export type RequestInit2 = RequestInit & { host?: string; token?: string; json?: unknown };
+export type RequestInit2 = RequestInit & { host?: string; token?: string; json?: unknown; localAddress?: string };
 
-/** A request to `base` + `path` with a Host header (default demo.localhost), a bearer token and a JSON body. */
+/**
+ * A request to `base` + `path` with a Host header (default demo.localhost), a bearer token and a
+ * JSON body; `localAddress` (e.g. 127.0.0.2) sends it from another loopback address.
+ */
 export function requestAt(base: string, path: string, init: RequestInit2 = {}): Promise<Response> {
   const { host = "demo.localhost", token, json, headers, ...rest } = init;
   const h = new Headers(headers);
@@ -71,13 +76,13 @@ export function requestAt(base: string, path: string, init: RequestInit2 = {}): 
  * Node's fetch (undici) refuses to override Host; node:http does not. Same signature as fetch.
  */
 import { request as httpRequest } from "node:http";
-export function fetchWithHost(url: string, init: RequestInit & { headers: Headers }): Promise<Response> {
+export function fetchWithHost(url: string, init: RequestInit & { headers: Headers; localAddress?: string }): Promise<Response> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const headers: Record<string, string> = {};
     init.headers.forEach((v, k) => (headers[k] = v));
     const req = httpRequest(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: init.method ?? "GET", headers, setHost: false },
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: init.method ?? "GET", headers, setHost: false, localAddress: init.localAddress },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));

@@ -34,7 +34,9 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + R
     db = await createTestDatabase("postgresql");
     ({ owner, key, workspaceId } = await seedDemo(db.url, db.dataDir));
     // Blobs on the shared Redis too: a media upload on A must be served by B.
-    [a, b] = await Promise.all([0, 1].map(() => startInstance({ dataDir: db.dataDir, database: db.url, redis: REDIS_URL, blobs: REDIS_URL, args: ["--trust-proxy"] })));
+    // A minute-long first sign-in back-off (a serve flag) outlasts the throttling assertions on a slow machine.
+    const args = ["--trust-proxy", "--login-backoff-ms", "60000"];
+    [a, b] = await Promise.all([0, 1].map(() => startInstance({ dataDir: db.dataDir, database: db.url, redis: REDIS_URL, blobs: REDIS_URL, args })));
     redis = new Redis(REDIS_URL!);
     receiver = await startReceiver();
   });
@@ -123,15 +125,22 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + R
   });
 
   it("sign-in rate limits are shared: the 11th attempt on one account is refused whichever instance gets it", async () => {
-    // A client address of this run only, so the shared per-address counter of other runs is untouched.
-    const headers = { "x-forwarded-for": `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}` };
-    const attempt = (x: Instance) =>
-      x.request("/api/dashboard/login", { method: "POST", headers, json: { email: "nobody@example.com", password: "wrong password here" } });
+    const email = `throttled-${randomBytes(4).toString("hex")}@example.com`;
+    const password = "correct horse battery staple";
+    expect((await a.request("/api/dashboard/members", { method: "POST", token: owner, json: { email, password, role: "member" } })).status).toBe(201);
+    // Client addresses of this run only, so the shared per-address counters of other runs are untouched.
+    const address = () => ({ "x-forwarded-for": `10.${[0, 0, 0].map(() => 1 + Math.floor(Math.random() * 250)).join(".")}` });
+    const [attacker, elsewhere] = [address(), address()];
+    const attempt = (x: Instance, pw = "wrong password here", headers = attacker) =>
+      x.request("/api/dashboard/login", { method: "POST", headers, json: { email, password: pw } });
     for (let i = 0; i < 10; i++) expect((await attempt(i % 2 ? a : b)).status).toBe(401);
     const refused = await attempt(a);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await attempt(b)).status).toBe(429);
+    expect((await attempt(b, password)).status).toBe(429);
+    // Only that address is held back: the account signs in from another one, on either instance.
+    expect((await attempt(b, password, elsewhere)).status).toBe(200);
+    expect((await attempt(a, password, elsewhere)).status).toBe(200);
   });
 
   it("unique names hold under concurrent creates on A and B: one 201, one 409", async () => {

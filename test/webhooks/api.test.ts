@@ -171,8 +171,10 @@ describe.each(drivers)("webhook configuration on %s", (driver) => {
     const { id } = await (await post({ url: receiver.url("/test"), events: ["content.created"] })).json();
     const res = await t.request(`/api/dashboard/webhooks/${id}/test`, { method: "POST", token: owner, json: { event: "form.submitted" } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 200, ok: true, duration_ms: expect.any(Number) });
+    const result = await res.json();
+    expect(result).toMatchObject({ status: 200, ok: true, duration_ms: expect.any(Number), signature: expect.stringMatching(/^sha256=[0-9a-f]{64}$/) });
     const last = receiver.requests.at(-1)!;
+    expect(result.signature).toBe(last.headers["x-service-signature"]);
     expect(JSON.parse(last.raw.toString()).event).toBe("form.submitted");
   });
 

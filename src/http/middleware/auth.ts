@@ -8,7 +8,7 @@
 import type { H3Event } from "h3";
 import { forbidden, notFound, unauthorized } from "../../core/errors.js";
 import { assertGrant } from "../../core/grants.js";
-import { hashToken, parseBearer, tokenKind } from "../../core/keys.js";
+import { hashToken, parseBearer, tokenKind, type TokenKind } from "../../core/keys.js";
 import { createCredentialRepo } from "../../storage/credentials.js";
 import { repo, type ServiceContext } from "../../service-context.js";
 import type { Access, Principal } from "../access.js";
@@ -28,23 +28,31 @@ export function bearerToken(event: H3Event): string | undefined {
   return parseBearer(event.req.headers.get("authorization"));
 }
 
+/** The principal each bearer prefix resolves to; a `dr_` refresh token resolves to none. */
+const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "key", dashboard_access: "user", account_session: "account" };
+
 /**
  * The principal a request's Authorization header names, or undefined when there is none.
- * Throws 401 for a malformed, unknown, expired or revoked credential.
+ * Throws 401 for a malformed, unknown, expired or revoked credential, and — without looking it
+ * up — for one whose kind is not in `accept` (a route that takes only some credentials).
  */
 export async function authenticate(
   event: H3Event,
   service: ServiceContext,
   workspace: TenantWorkspace,
+  accept?: readonly Principal["kind"][],
 ): Promise<Principal | undefined> {
   const header = event.req.headers.get("authorization");
   if (header === null) return undefined;
   const token = parseBearer(header);
   if (!token) throw unauthorized();
+  const kind = tokenKind(token);
+  const principalKind = kind && PRINCIPAL_OF[kind];
+  if (accept && !(principalKind && accept.includes(principalKind))) throw unauthorized();
   const creds = repo(service, createCredentialRepo);
   const hash = hashToken(token);
   const now = service.now();
-  switch (tokenKind(token)) {
+  switch (kind) {
     case "api_key": {
       const key = await creds.apiKey(hash);
       if (!key || key.workspaceId !== workspace.id) throw unauthorized();

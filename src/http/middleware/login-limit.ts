@@ -1,28 +1,84 @@
 /**
- * Sign-in throttling for dashboard and account logins (issue 3; spec 7 leaves rate limits open):
- * attempts are counted per account (workspace + email) and per client address, cluster-wide
- * through ctx.shared (Redis when configured). Every attempt counts, successful or not, and the
- * check runs before any password work, so a flood costs no scrypt time. Over a limit: 429 with
- * Retry-After.
+ * Sign-in throttling for dashboard and account logins, after OWASP's Authentication Cheat Sheet
+ * (spec 7 leaves rate limits open). Failed attempts are counted per account + client address, and
+ * more loosely per address across accounts, cluster-wide through ctx.shared (Redis when
+ * configured). Past the free failures (core/sign-in-limits.ts) each attempt starts a back-off
+ * that doubles per failure up to a cap; an attempt during it is refused (429 + Retry-After)
+ * before any password work and is not counted. A success clears its account + address count, so
+ * signing in often never locks anyone out, and failures from one address never stop the account
+ * signing in from another.
+ *
+ * Every attempt is counted as a failure before its password is checked and uncounted when it
+ * succeeds: a burst of parallel guesses is counted before the first verdict, not after.
  */
 import type { H3Event } from "h3";
 import { createHash } from "node:crypto";
+import { addressKey } from "../../core/client-address.js";
 import { rateLimited } from "../../core/errors.js";
 import { tryNormalizeEmail } from "../../core/email.js";
+import { backoffFor } from "../../core/sign-in-limits.js";
 import type { ServiceContext } from "../../service-context.js";
 
-/** The limits; documented in docs/access.md. */
-export const LOGIN_LIMITS = {
-  /** Attempts on one account (one email in one workspace) per window. */
-  perAccount: 10,
-  /** Attempts from one client address per window, all accounts and workspaces together. */
-  perAddress: 100,
-  windowMs: 15 * 60 * 1000,
-} as const;
+/** One counted sign-in attempt; call `succeeded()` once the password is right. */
+export interface SignInAttempt {
+  succeeded(): Promise<void>;
+}
 
 /**
- * Counts one sign-in attempt and throws 429 when the account or the address is over its limit.
- * `surface` keeps dashboard users and end users with the same email apart.
+ * Refuses (429) while the account + address or the address is in back-off; otherwise counts the
+ * attempt as a failure until `succeeded()` says otherwise. `surface` keeps dashboard users and end
+ * users with the same email apart.
+ *
+ * @example
+ * const attempt = await beginSignIn(event, service, "dashboard", workspace.id, email);
+ * if (!(await verify())) throw loginFailed(); // stays counted
+ * await attempt.succeeded();
+ */
+export async function beginSignIn(
+  event: H3Event,
+  service: ServiceContext,
+  surface: "dashboard" | "account",
+  workspaceId: string,
+  email: unknown,
+): Promise<SignInAttempt> {
+  const { shared } = service;
+  const limits = service.options.signInLimits;
+  const address = clientAddress(event, service.options.trustProxy);
+  // Emails and addresses are personal data: the shared store (maybe Redis) sees only digests.
+  const emailKey = tryNormalizeEmail(email) ?? String(email ?? "").slice(0, 256);
+  const pair = `login:fail:${digest(`${surface}:${workspaceId}:${emailKey}:${address}`)}`;
+  const perAddress = `login:fail-address:${digest(address)}`;
+  const counters = [
+    { key: pair, free: limits.accountFailures },
+    { key: perAddress, free: limits.addressFailures },
+  ];
+
+  const waits = await Promise.all(counters.map((c) => shared.ttl(`${c.key}:wait`)));
+  if (Math.max(...waits) > 0) throw tooMany(Math.max(...waits));
+
+  const counts = await Promise.all(counters.map((c) => shared.add(c.key, 1, limits.windowMs)));
+  const claimed: string[] = [];
+  for (const [i, c] of counters.entries()) {
+    if (counts[i]! < c.free) continue;
+    // This attempt opens the next back-off; a parallel one that already opened it wins instead.
+    if (await shared.claim(`${c.key}:wait`, backoffFor(limits, counts[i]! - c.free))) {
+      claimed.push(`${c.key}:wait`);
+      continue;
+    }
+    const wait = await shared.ttl(`${c.key}:wait`);
+    await Promise.all([...counters.map((x) => shared.add(x.key, -1, limits.windowMs)), shared.remove(...claimed)]);
+    throw tooMany(wait);
+  }
+  return {
+    async succeeded() {
+      await Promise.all([shared.remove(pair, `${pair}:wait`), shared.add(perAddress, -1, limits.windowMs)]);
+    },
+  };
+}
+
+/**
+ * Counts an attempt that never succeeds in the throttle's sense: signups, which probe which
+ * emails exist (409) and cost scrypt time, share the sign-in counts and back-off.
  */
 export async function limitLogin(
   event: H3Event,
@@ -31,33 +87,28 @@ export async function limitLogin(
   workspaceId: string,
   email: unknown,
 ): Promise<void> {
-  const { windowMs } = LOGIN_LIMITS;
-  const address = clientAddress(event, service.options.trustProxy);
-  // Emails are personal data: the shared store (maybe Redis) sees only a digest.
-  const account = digest(`${surface}:${workspaceId}:${tryNormalizeEmail(email) ?? String(email ?? "").slice(0, 256)}`);
-  const [byAccount, byAddress] = await Promise.all([
-    service.shared.hit(`login:account:${account}`, windowMs),
-    service.shared.hit(`login:address:${address}`, windowMs),
-  ]);
-  const over = [
-    byAccount.count > LOGIN_LIMITS.perAccount ? byAccount.resetMs : 0,
-    byAddress.count > LOGIN_LIMITS.perAddress ? byAddress.resetMs : 0,
-  ];
-  const wait = Math.max(...over);
-  if (wait > 0) throw rateLimited(Math.max(1, Math.ceil(wait / 1000)));
+  await beginSignIn(event, service, surface, workspaceId, email);
 }
 
 /**
- * The client's address: the socket peer, or behind a trusted proxy the right-most
- * X-Forwarded-For entry (the one the proxy appended; left-most entries are client-controlled).
+ * The client's address key (core/client-address.ts: IPv4, or an IPv6 /64). The socket peer;
+ * with `trustProxy`, the right-most X-Forwarded-For entry instead — the one the trusted proxy
+ * appended (entries left of it are whatever the client sent). Without `trustProxy` the header is
+ * ignored. "unknown" when the runtime gives no peer address (a bare `svc.fetch(request)`): such
+ * requests then share one count.
  */
 export function clientAddress(event: H3Event, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = event.req.headers.get("x-forwarded-for")?.split(",").pop()?.trim();
+    const forwarded = addressKey(event.req.headers.get("x-forwarded-for")?.split(",").pop());
     if (forwarded) return forwarded;
   }
   const req = event.req as Request & { ip?: string; context?: { clientAddress?: string } };
-  return req.ip ?? req.context?.clientAddress ?? "unknown";
+  return addressKey(req.ip ?? req.context?.clientAddress) ?? "unknown";
+}
+
+function tooMany(waitMs: number) {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return rateLimited(seconds, `Too many failed sign-in attempts; try again in ${seconds} second${seconds === 1 ? "" : "s"}`);
 }
 
 function digest(s: string): string {

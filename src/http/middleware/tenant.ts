@@ -16,6 +16,10 @@ export interface TenantWorkspace {
   selfSignup: boolean;
   /** Content version at resolution time (migration 002), when the resolver read it. */
   contentVersion?: number;
+  /** The request came on the workspace's dashboard host (which serves `/_/`, never site files). */
+  onDashboardHost?: boolean;
+  /** The workspace's dashboard host, when it has one. */
+  dashboardHost?: string;
 }
 
 /** The request's host as the router sees it. */

@@ -5,7 +5,8 @@
 import type { RouteDef } from "../route.js";
 import { accountRoutes } from "./accounts.js";
 import { dashboardAuthRoutes } from "./dashboard-auth.js";
+import { dashboardMeRoutes } from "./dashboard-me.js";
 import { keyRoutes } from "./keys.js";
 import { memberRoutes } from "./members.js";
 
-export const accessControlRoutes: RouteDef[] = [...dashboardAuthRoutes, ...keyRoutes, ...memberRoutes, ...accountRoutes];
+export const accessControlRoutes: RouteDef[] = [...dashboardAuthRoutes, ...dashboardMeRoutes, ...keyRoutes, ...memberRoutes, ...accountRoutes];

@@ -12,7 +12,7 @@ import { createAccountRepo } from "../../storage/accounts.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
 import { bearerToken, identityDisabled } from "../middleware/auth.js";
-import { limitLogin } from "../middleware/login-limit.js";
+import { beginSignIn, limitLogin } from "../middleware/login-limit.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
 import { defineRoutes } from "../route.js";
 import { requestHost } from "../middleware/tenant.js";
@@ -62,12 +62,13 @@ export const accountRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
-      await limitLogin(event, service, "account", workspace.id, email);
+      const attempt = await beginSignIn(event, service, "account", workspace.id, email);
       const accounts = repo(service, createAccountRepo);
       const account = sentApiKey(event)
-        ? await verifyAgainstDummy(password).then(() => undefined)
+        ? await verifyAgainstDummy(password, service.options.passwordParams).then(() => undefined)
         : await accounts.verifyLogin(workspace.id, email, password);
       if (!account) throw loginFailed();
+      await attempt.succeeded();
       return accounts.issueSession(workspace.id, account.id);
     },
   },

@@ -11,7 +11,7 @@ import { createDashboardTokenRepo } from "../../storage/dashboard-tokens.js";
 import { access } from "../access.js";
 import { readJson, readJsonObject } from "../body.js";
 import { bearerToken } from "../middleware/auth.js";
-import { limitLogin } from "../middleware/login-limit.js";
+import { beginSignIn } from "../middleware/login-limit.js";
 import { defineRoutes } from "../route.js";
 
 /**
@@ -38,11 +38,12 @@ export const dashboardAuthRoutes = defineRoutes([
     summary: "Sign in with {email, password} → {access_token, refresh_token, expires_in, role}",
     async handler(event, { service, workspace }) {
       const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
-      await limitLogin(event, service, "dashboard", workspace.id, email);
+      const attempt = await beginSignIn(event, service, "dashboard", workspace.id, email);
       const user = sentApiKey(event)
-        ? await verifyAgainstDummy(password).then(() => undefined)
+        ? await verifyAgainstDummy(password, service.options.passwordParams).then(() => undefined)
         : await repo(service, createDashboardUserRepo).verifyLogin(workspace.id, email, password);
       if (!user) throw loginFailed();
+      await attempt.succeeded();
       return repo(service, createDashboardTokenRepo).issue(workspace.id, user);
     },
   },

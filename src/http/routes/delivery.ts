@@ -13,12 +13,14 @@ import { defineRoutes, type RouteContext } from "../route.js";
 import { authenticate } from "../middleware/auth.js";
 import { getCollection } from "../../services/collections.js";
 import { getEntry, listEntries } from "../../services/entries.js";
-import { assertCanRead } from "../../services/gates.js";
+import { assertCanRead, readerKinds } from "../../services/gates.js";
 import { createDeliveryCache } from "../../services/delivery-cache.js";
 import { repo } from "../../service-context.js";
 import type { StoredCollection } from "../../storage/collections.js";
 
-const ACCESS = access.custom("public: none (any credential ignored); private: entries:read; gated: entries:read or an account session satisfying the rule");
+const ACCESS = access.custom(
+  "public: none (any credential ignored); private: API key with entries:read; gated: that, or an account session satisfying the rule; never a dashboard session",
+);
 
 export const deliveryRoutes = defineRoutes([
   {
@@ -61,7 +63,11 @@ async function cached(event: H3Event, ctx: RouteContext, variant: string, build:
   return body;
 }
 
-/** A public collection reads no credential at all, so a key sent to it is ignored even when invalid (spec 5.2.3). */
+/**
+ * A public collection reads no credential at all, so a key sent to it is ignored even when invalid
+ * (spec 5.2.3). Otherwise only the kinds of credential the collection accepts are even looked up.
+ */
 async function assertReadable(event: H3Event, { service, workspace }: RouteContext, collection: StoredCollection): Promise<void> {
-  if (collection.access !== "public") await assertCanRead(service, collection, await authenticate(event, service, workspace));
+  if (collection.access === "public") return;
+  await assertCanRead(service, collection, await authenticate(event, service, workspace, readerKinds(collection)));
 }

@@ -10,6 +10,7 @@ import { etagMatches } from "../../core/http-cache.js";
 import { requestCandidates } from "../../core/site-paths.js";
 import type { ServiceContext } from "../../service-context.js";
 import { resolveSiteFile, type SiteFile } from "../../services/sites.js";
+import { DASHBOARD_PREFIX, isDashboardPath } from "../dashboard/serve.js";
 
 /** HTML revalidates every time (a deploy or rollback shows at once); assets may be reused briefly. */
 export const SITE_HTML_CACHE = "no-cache";
@@ -27,8 +28,14 @@ export function siteFallback(service: ServiceContext): (event: H3Event) => Promi
     if (method !== "GET" && method !== "HEAD") {
       throw new ServiceError(405, "method_not_allowed", "The site answers GET and HEAD only", undefined, { allow: "GET, HEAD" });
     }
+    if (event.context.workspace!.onDashboardHost) {
+      if (event.url.pathname === "/") return new Response(null, { status: 302, headers: { location: DASHBOARD_PREFIX } });
+      throw notFound("The dashboard host serves no site files");
+    }
     const candidates = requestCandidates(event.url.pathname);
     if (!candidates) throw badRequest("Invalid path");
+    // An encoded or doubled-slash spelling of `/_/` must not reach a deployed `_/` either.
+    if (candidates.some(isDashboardPath)) throw notFound("Not found");
     const result = await resolveSiteFile(service, event.context.workspace!.id, candidates);
     if (!result.deployed) throw notFound("No site is deployed on this workspace");
     if (!result.file) throw notFound("Not found");

@@ -10,6 +10,7 @@ import { badRequest, notFound } from "../../core/errors.js";
 import { validateNewPassword } from "../../core/passwords.js";
 import { pageOf } from "../../core/lists.js";
 import { repo } from "../../service-context.js";
+import { assertMayAdmitAccount } from "../../services/gates.js";
 import { createEndUserRepo, type EndUserChange } from "../../storage/end-users.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
@@ -64,12 +65,13 @@ export const endUserRoutes = defineRoutes([
     method: "POST",
     path: "/api/dashboard/users",
     access: access.grant("users:write"),
-    summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true)",
-    async handler(event, { service, workspace }) {
+    summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true); while a collection is gated also needs entries:read",
+    async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);
       const change = parseChange(await readJsonObject(event, service.options.bodyLimit));
       if (change.email === undefined) throw badRequest("email is required", { field: "email" });
       if (change.password === undefined) throw badRequest("password is required", { field: "password" });
+      await assertMayAdmitAccount(service, workspace.id, principal!, change, true);
       const user = await repo(service, createEndUserRepo).create(workspace.id, {
         email: change.email,
         password: change.password,
@@ -97,10 +99,11 @@ export const endUserRoutes = defineRoutes([
     method: "PATCH",
     path: "/api/dashboard/users/:id",
     access: access.grant("users:write"),
-    summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions",
-    async handler(event, { service, workspace }) {
+    summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions; while a collection is gated, a change a rule or sign-in can use also needs entries:read",
+    async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);
       const change = parseChange(await readJsonObject(event, service.options.bodyLimit));
+      await assertMayAdmitAccount(service, workspace.id, principal!, change, false);
       const user = await repo(service, createEndUserRepo).update(workspace.id, id(event), change);
       if (!user) throw unknownUser();
       return user;

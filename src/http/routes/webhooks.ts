@@ -143,7 +143,13 @@ export const webhookRoutes = defineRoutes([
       if (!isEventName(name)) throw badRequest(`event must be one of the six event names, got ${JSON.stringify(name)}`);
       const target = await webhooks(ctx).target(ctx.workspace.id, id(event));
       const result = await ctx.service.webhooks.deliverNow(target, sampleEvent(ctx.workspace.id, name as EventName, ctx.service.now()) as ServiceEvent);
-      return { status: result.status, ok: result.ok, duration_ms: result.durationMs, ...(result.error ? { error: result.error } : {}) };
+      return {
+        status: result.status,
+        ok: result.ok,
+        duration_ms: result.durationMs,
+        signature: result.signature,
+        ...(result.error ? { error: result.error } : {}),
+      };
     },
   },
 ]);

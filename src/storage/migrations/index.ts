@@ -9,6 +9,7 @@ import { listIndexes } from "./004-list-indexes.js";
 import { statementTriggers } from "./005-statement-triggers.js";
 import { siteBlobs } from "./006-site-blobs.js";
 import { identityVerification } from "./007-identity-verification.js";
+import { dashboardHosts } from "./008-dashboard-hosts.js";
 
 export interface Migration {
   id: number;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { id: 5, name: "statement-triggers", sql: statementTriggers },
   { id: 6, name: "site-blobs", sql: siteBlobs },
   { id: 7, name: "identity-verification", sql: identityVerification },
+  { id: 8, name: "dashboard-hosts", sql: dashboardHosts },
 ];

@@ -1,0 +1,148 @@
+// The one API client: every call goes to this origin's /api/dashboard/* with the in-memory access
+// token. List calls read `.data`. A 401 triggers one refresh, then sign-out.
+import { FetchError, ofetch, type FetchOptions } from "ofetch";
+import type * as T from "./types";
+
+let accessToken: string | undefined;
+let onUnauthorized: (() => Promise<boolean>) | undefined;
+
+export function setAccessToken(token: string | undefined): void {
+  accessToken = token;
+}
+/** Called on a 401; resolves true when a refresh got a new token (the call is retried once). */
+export function setUnauthorizedHandler(fn: () => Promise<boolean>): void {
+  onUnauthorized = fn;
+}
+
+const raw = ofetch.create({
+  baseURL: "/api/dashboard",
+  retry: 0,
+  onRequest({ options }) {
+    if (accessToken) options.headers.set("authorization", `Bearer ${accessToken}`);
+  },
+});
+
+async function call<R>(path: string, options: FetchOptions<"json"> = {}): Promise<R> {
+  try {
+    return (await raw<R>(path, options as FetchOptions<"json">)) as R;
+  } catch (error) {
+    if (error instanceof FetchError && error.status === 401 && onUnauthorized && accessToken && (await onUnauthorized())) {
+      return (await raw<R>(path, options as FetchOptions<"json">)) as R;
+    }
+    throw error;
+  }
+}
+
+/** The message of a refused call: the API's `{error}` or a plain network message. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof FetchError) {
+    const body = error.data as { error?: string; retry_after?: number } | undefined;
+    if (error.status === 429) return `Too many attempts. Try again in ${body?.retry_after ?? "a few"} seconds.`;
+    if (body?.error) return body.error;
+    if (!error.status) return "The service cannot be reached. Check your connection and try again.";
+    return `Request failed (${error.status})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The field a 400 names (`{error, field}`), to show the message next to it. */
+export function errorField(error: unknown): string | undefined {
+  return error instanceof FetchError ? (error.data as { field?: string } | undefined)?.field : undefined;
+}
+
+export const statusOf = (error: unknown) => (error instanceof FetchError ? error.status : undefined);
+
+const list = async <R>(path: string, query?: Record<string, string | number>) => (await call<{ data: R[] }>(path, { query })).data;
+const enc = encodeURIComponent;
+
+export const api = {
+  login: (email: string, password: string) => raw<T.TokenPair>("/login", { method: "POST", body: { email, password } }),
+  refresh: (refresh_token: string) => raw<T.TokenPair>("/refresh", { method: "POST", body: { refresh_token } }),
+  logout: (refresh_token?: string) => call<void>("/logout", { method: "POST", body: refresh_token ? { refresh_token } : {} }),
+  me: () => call<T.Me>("/me"),
+
+  collections: () => list<T.Collection>("/collections"),
+  collection: (name: string) => call<T.Collection>(`/collections/${enc(name)}`),
+  createCollection: (body: T.CollectionInput) => call<T.Collection>("/collections", { method: "POST", body }),
+  updateCollection: (name: string, body: T.CollectionInput) => call<T.Collection>(`/collections/${enc(name)}`, { method: "PUT", body }),
+  deleteCollection: (name: string) => call<T.Collection>(`/collections/${enc(name)}`, { method: "DELETE" }),
+
+  entries: (name: string, query: Record<string, string | number>) => call<T.Page<T.Entry>>(`/collections/${enc(name)}/entries`, { query }),
+  entry: (name: string, id: string) => call<T.Entry>(`/collections/${enc(name)}/entries/${enc(id)}`),
+  createEntry: (name: string, body: Record<string, unknown>) => call<T.Entry>(`/collections/${enc(name)}/entries`, { method: "POST", body }),
+  updateEntry: (name: string, id: string, body: Record<string, unknown>) =>
+    call<T.Entry>(`/collections/${enc(name)}/entries/${enc(id)}`, { method: "PATCH", body }),
+  deleteEntry: (name: string, id: string) => call<T.Entry>(`/collections/${enc(name)}/entries/${enc(id)}`, { method: "DELETE" }),
+
+  keys: () => list<T.ApiKey>("/keys"),
+  createKey: (name: string, grants: string[]) => call<T.ApiKey & { value: string }>("/keys", { method: "POST", body: { name, grants } }),
+  revokeKey: (id: string) => call<unknown>(`/keys/${enc(id)}`, { method: "DELETE" }),
+
+  members: () => list<T.Member>("/members"),
+  createMember: (body: { email: string; password: string; role: string; grants: string[] }) => call<T.Member>("/members", { method: "POST", body }),
+  updateMember: (id: string, body: { role?: string; grants?: string[] }) => call<T.Member>(`/members/${enc(id)}`, { method: "PATCH", body }),
+  removeMember: (id: string) => call<unknown>(`/members/${enc(id)}`, { method: "DELETE" }),
+
+  webhooks: () => list<T.Webhook>("/webhooks"),
+  webhook: (id: string) => call<T.Webhook>(`/webhooks/${enc(id)}`),
+  createWebhook: (body: T.WebhookInput) => call<T.Webhook>("/webhooks", { method: "POST", body }),
+  updateWebhook: (id: string, body: T.WebhookInput) => call<T.Webhook>(`/webhooks/${enc(id)}`, { method: "PUT", body }),
+  deleteWebhook: (id: string) => call<unknown>(`/webhooks/${enc(id)}`, { method: "DELETE" }),
+  webhookSettings: (id: string) => call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`),
+  updateWebhookSettings: (id: string, body: Partial<T.WebhookSettings>) =>
+    call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`, { method: "PUT", body }),
+  testWebhook: (id: string, event?: string) => call<T.TestDelivery>(`/webhooks/${enc(id)}/test`, { method: "POST", body: event ? { event } : {} }),
+
+  media: (query: Record<string, string | number> = {}) => call<T.Page<T.Media>>("/media", { query }),
+  deleteMedia: (id: string) => call<unknown>(`/media/${enc(id)}`, { method: "DELETE" }),
+
+  forms: () => list<T.Form>("/forms"),
+  form: (slug: string) => call<T.Form>(`/forms/${enc(slug)}`),
+  createForm: (body: T.FormInput) => call<T.Form>("/forms", { method: "POST", body }),
+  updateForm: (slug: string, body: T.FormInput) => call<T.Form>(`/forms/${enc(slug)}`, { method: "PUT", body }),
+  deleteForm: (slug: string) => call<unknown>(`/forms/${enc(slug)}`, { method: "DELETE" }),
+
+  rules: () => list<T.Rule>("/rules"),
+  createRule: (body: T.RuleInput) => call<T.Rule>("/rules", { method: "POST", body }),
+  updateRule: (id: string, body: T.RuleInput) => call<T.Rule>(`/rules/${enc(id)}`, { method: "PUT", body }),
+  deleteRule: (id: string) => call<unknown>(`/rules/${enc(id)}`, { method: "DELETE" }),
+
+  deploys: () => list<T.Deploy>("/site/deploys"),
+  rollback: (deploy_id: string) => call<unknown>("/site/rollback", { method: "POST", body: { deploy_id } }),
+
+  identity: () => call<Record<string, unknown>>("/identity"),
+  updateIdentity: (body: Record<string, unknown>) => call<Record<string, unknown>>("/identity", { method: "PUT", body }),
+
+  endUsers: (query: Record<string, string | number> = {}) => call<T.Page<T.EndUser>>("/users", { query }),
+  createEndUser: (body: { email: string; password: string }) => call<T.EndUser>("/users", { method: "POST", body }),
+  updateEndUser: (id: string, body: { active?: boolean }) => call<T.EndUser>(`/users/${enc(id)}`, { method: "PATCH", body }),
+  deleteEndUser: (id: string) => call<unknown>(`/users/${enc(id)}`, { method: "DELETE" }),
+
+  submissions: (slug: string, query: Record<string, string | number> = {}) => call<T.Page<T.Submission>>(`/forms/${enc(slug)}/submissions`, { query }),
+  updateSubmission: (slug: string, id: string, body: Record<string, unknown>) =>
+    call<T.Submission>(`/forms/${enc(slug)}/submissions/${enc(id)}`, { method: "PATCH", body }),
+  deleteSubmission: (slug: string, id: string) => call<unknown>(`/forms/${enc(slug)}/submissions/${enc(id)}`, { method: "DELETE" }),
+};
+
+/** Sends a file body with upload progress (fetch has none): XHR with the same bearer token. */
+export function upload<R>(path: string, body: Blob | FormData, onProgress: (fraction: number) => void, contentType?: string): Promise<R> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/dashboard${path}`);
+    if (accessToken) xhr.setRequestHeader("authorization", `Bearer ${accessToken}`);
+    if (contentType) xhr.setRequestHeader("content-type", contentType);
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      let data: unknown;
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {
+        data = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data as R);
+      else reject(new Error((data as { error?: string } | undefined)?.error ?? `Upload failed (${xhr.status})`));
+    };
+    xhr.onerror = () => reject(new Error("The upload was interrupted"));
+    xhr.send(body);
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * Who is signed in: the dashboard reads it to draw only the sections the session's role and
+ * grants reach. It reports what the access token carries — exactly what the API enforces.
+ */
+import { unauthorized } from "../../core/errors.js";
+import { repo } from "../../service-context.js";
+import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
+import { access } from "../access.js";
+import { defineRoutes } from "../route.js";
+
+export const dashboardMeRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/dashboard/me",
+    access: access.session,
+    summary: "The signed-in dashboard user: {id, email, role, grants, workspace: {slug, name, identity}}",
+    async handler(_event, { service, workspace, principal }) {
+      if (principal?.kind !== "user") throw unauthorized();
+      const user = await repo(service, createDashboardUserRepo).get(workspace.id, principal.id);
+      if (!user) throw unauthorized();
+      return {
+        id: user.id,
+        email: user.email,
+        role: principal.role,
+        grants: [...principal.grants],
+        workspace: { slug: workspace.slug, name: workspace.name, identity: workspace.identity },
+      };
+    },
+  },
+]);

@@ -1,0 +1,43 @@
+/**
+ * GET /api/dashboard/me over HTTP: what the dashboard draws its sections from — the session's
+ * role and grants exactly as the access token carries them; no key, no anonymous caller.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drivers } from "../helpers/database.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { apiKey, dashboardToken } from "../helpers/sessions.js";
+
+describe.each(drivers)("GET /api/dashboard/me on %s", (driver) => {
+  let t: TestServer;
+  let wsId: string;
+  beforeAll(async () => {
+    t = await startTestServer(driver);
+    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true })).id;
+  });
+  afterAll(() => t?.close());
+
+  it("answers a member's role and grants, and the workspace", async () => {
+    const token = await dashboardToken(t.svc.context, wsId, "member", ["entries:read", "media:write"]);
+    const res = await t.request("/api/dashboard/me", { token });
+    expect(res.status).toBe(200);
+    const me = await res.json();
+    expect(me).toMatchObject({ role: "member", grants: ["entries:read", "media:write"], workspace: { slug: "demo", name: "demo", identity: true } });
+    expect(me.email).toMatch(/@/);
+    expect(Object.keys(me).sort()).toEqual(["email", "grants", "id", "role", "workspace"]);
+  });
+
+  it("answers an owner with its role", async () => {
+    const res = await t.request("/api/dashboard/me", { token: await dashboardToken(t.svc.context, wsId, "owner") });
+    expect((await res.json()).role).toBe("owner");
+  });
+
+  it("refuses no credential (401) and an API key (403: a dashboard session is required)", async () => {
+    const anonymous = await t.request("/api/dashboard/me");
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: "Unauthorized" });
+    const key = await apiKey(t.svc.context, wsId, ["entries:read"]);
+    const res = await t.request("/api/dashboard/me", { token: key });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "A dashboard session is required" });
+  });
+});
