@@ -1,8 +1,8 @@
 /**
- * Scenario 9 (issue 8): `svc serve --cluster 2` against one `svc serve` process on the same
- * seeded SQLite data directory, delivery reads cached and uncached. Nothing is pinned here: the
- * cluster needs both cores, so the load generator shares them — on a 2-core machine the gain is
- * bounded by that; on more cores it grows with the worker count.
+ * Scenario 9, whether a second worker pays off: `svc serve --cluster 2` against one `svc serve`
+ * process on the same seeded SQLite data directory, delivery reads cached and uncached. Nothing is
+ * pinned here: the cluster needs both cores, so the load generator shares them — on a 2-core
+ * machine the gain is bounded by that; on more cores it grows with the worker count.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";

@@ -1,9 +1,9 @@
-/** The access-control command groups (issue 3): `svc users …` and `svc keys …`. */
+/** The access-control command groups: `svc members …` (also `svc users …`) and `svc keys …`. */
 import type { Command } from "commander";
 import { registerKeys } from "./keys.js";
-import { registerUsers } from "./users.js";
+import { registerMembers } from "./users.js";
 
 export function registerAccessControl(program: Command): void {
-  registerUsers(program);
+  registerMembers(program);
   registerKeys(program);
 }

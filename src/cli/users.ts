@@ -1,15 +1,23 @@
-/** `svc users create` (DESIGN §4.1): a dashboard user, owner or member. */
+/**
+ * `svc members create` and its fixed older name `svc users create` (DESIGN §4.1): a dashboard
+ * member or owner. End users (the workspace's Identity accounts) are managed over HTTP, not here.
+ */
 import type { Command } from "commander";
 import { repo } from "../storage/context.js";
 import { createDashboardUserRepo } from "../storage/dashboard-users.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 
-export function registerUsers(program: Command): void {
-  const users = program.command("users").description("Dashboard users (owners and members)");
-  users
+export function registerMembers(program: Command): void {
+  addCreateMember(program.command("members").description("Dashboard members and owners (the people who run the workspace)"));
+  // The name DESIGN fixed; kept for scripts. "users" here means members, never end users.
+  addCreateMember(program.command("users").description("Dashboard members and owners: the same as `svc members`"));
+}
+
+function addCreateMember(group: Command): void {
+  group
     .command("create")
-    .description("Create a dashboard user")
+    .description("Create a dashboard member or owner")
     .option("-w, --workspace <slug>", "workspace slug")
     .requiredOption("--email <email>", "sign-in email")
     .requiredOption("--password <password>", "sign-in password (8 characters or more)")
@@ -19,14 +27,14 @@ export function registerUsers(program: Command): void {
       if (opts.role !== "owner" && opts.role !== "member") throw new UsageError("--role must be owner or member");
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const user = await repo(svc.context, createDashboardUserRepo).create(ws.id, {
+        const member = await repo(svc.context, createDashboardUserRepo).create(ws.id, {
           email: opts.email,
           password: opts.password,
           role: opts.role,
           grants: opts.grant ?? [],
         });
-        out.result({ id: user.id, email: user.email, role: user.role, grants: user.grants }, () =>
-          `Created ${user.role} ${user.email} in ${ws.slug}${user.grants.length ? ` with ${user.grants.join(", ")}` : ""}`,
+        out.result({ id: member.id, email: member.email, role: member.role, grants: member.grants }, () =>
+          `Created ${member.role} ${member.email} in ${ws.slug}${member.grants.length ? ` with ${member.grants.join(", ")}` : ""}`,
         );
       });
     });

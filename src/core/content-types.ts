@@ -1,6 +1,7 @@
 /**
- * Content types: a small extension table for site files and media without a usable type, a
- * syntax check for client-sent types, and the list of types a browser could execute. Pure.
+ * Content types: the type for a file name (mime's database) for site files and media without a
+ * usable type, a syntax check for client-sent types, and the list of types a browser could execute
+ * (this policy stays ours). Pure.
  *
  * @example
  * contentTypeFor("blog/index.html"); // "text/html; charset=utf-8"
@@ -8,55 +9,30 @@
  * isActiveContentType("image/svg+xml"); // true
  */
 
-const UTF8 = "; charset=utf-8";
+import { Mime } from "mime/lite";
+import standardTypes from "mime/types/standard.js";
 
-/** Extension (lower case, no dot) → content type. Text types carry charset=utf-8. */
-export const EXTENSION_TYPES: Readonly<Record<string, string>> = Object.freeze({
-  html: `text/html${UTF8}`,
-  htm: `text/html${UTF8}`,
-  css: `text/css${UTF8}`,
-  js: `text/javascript${UTF8}`,
-  mjs: `text/javascript${UTF8}`,
-  json: `application/json${UTF8}`,
-  map: `application/json${UTF8}`,
-  webmanifest: `application/manifest+json${UTF8}`,
-  txt: `text/plain${UTF8}`,
-  md: `text/markdown${UTF8}`,
-  csv: `text/csv${UTF8}`,
-  xml: `application/xml${UTF8}`,
-  rss: `application/rss+xml${UTF8}`,
-  atom: `application/atom+xml${UTF8}`,
-  svg: "image/svg+xml",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  avif: "image/avif",
-  ico: "image/x-icon",
-  bmp: "image/bmp",
-  woff: "font/woff",
-  woff2: "font/woff2",
-  ttf: "font/ttf",
-  otf: "font/otf",
-  mp4: "video/mp4",
-  webm: "video/webm",
-  mp3: "audio/mpeg",
-  ogg: "audio/ogg",
-  wav: "audio/wav",
-  pdf: "application/pdf",
-  zip: "application/zip",
-  wasm: "application/wasm",
-});
+/**
+ * Extension → type from mime's standard database (IANA types plus the common web ones; pure
+ * data, no I/O). `.ico` keeps `image/x-icon`, the name browsers and this service have always used
+ * (the standard database lists it only under a vendor type).
+ */
+const TYPES = new Mime(standardTypes).define({ "image/x-icon": ["ico"] }, true);
 
 export const OCTET_STREAM = "application/octet-stream";
 
-/** The content type for a path by its extension; `application/octet-stream` when unknown. */
+/** Textual types whose bytes we store as UTF-8: served with an explicit charset. */
+const isText = (type: string) => type.startsWith("text/") || /^application\/(?:[a-z0-9.+-]+\+)?(?:json|xml)$/.test(type);
+
+/** The content type for a path by its extension (text types with charset=utf-8); `application/octet-stream` when unknown. */
 export function contentTypeFor(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const dot = name.lastIndexOf(".");
-  if (dot < 0) return OCTET_STREAM;
-  return EXTENSION_TYPES[name.slice(dot + 1).toLowerCase()] ?? OCTET_STREAM;
+  if (dot < 0 || dot === name.length - 1) return OCTET_STREAM;
+  // Only the extension is looked up: a bare name such as "json" is not a type.
+  const type = TYPES.getType(name.slice(dot + 1).toLowerCase());
+  if (!type) return OCTET_STREAM;
+  return isText(type) ? `${type}; charset=utf-8` : type;
 }
 
 const TOKEN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;

@@ -1,82 +1,55 @@
 /**
- * Pixel dimensions of PNG, GIF, JPEG and WebP images, read from their headers without decoding
- * and without a dependency. Anything else, or a truncated or malformed header, gives undefined.
- * JPEG dimensions are the stored ones (EXIF orientation is not applied). Pure.
+ * Pixel dimensions of an uploaded image, read from its header without decoding (the `image-size`
+ * package, buffer API only: no file access). Formats a browser or an editor commonly shows are
+ * recognized; anything else, or a truncated or malformed header, gives undefined. Dimensions are
+ * the stored ones (EXIF orientation is not applied). JPEG sizes come from baseline, extended and
+ * progressive frames (SOF0–2) reached without fill bytes between segments, as the library reads
+ * them; other JPEGs have no size. Pure.
  *
  * @example
  * imageSize(pngBytes); // { width: 640, height: 480, format: "png" }
  * imageSize(new Uint8Array([1, 2, 3])); // undefined
  */
+import { imageSize as readHeader } from "image-size";
+
+/**
+ * The formats we report. Left out on purpose: TGA, PNM, DDS, KTX and raw JPEG 2000 codestreams,
+ * whose signatures are weak or rare enough that an ordinary binary upload could be mistaken for one.
+ */
+const FORMATS = ["png", "gif", "jpeg", "webp", "avif", "heic", "heif", "svg", "tiff", "bmp", "ico", "cur", "icns", "jxl", "jp2", "psd"] as const;
+
+/** The library's names where ours differ. */
+const LIBRARY_NAMES: Record<string, ImageFormat> = { jpg: "jpeg", bigtiff: "tiff" };
+
+export type ImageFormat = (typeof FORMATS)[number];
 
 export interface ImageSize {
   width: number;
   height: number;
-  format: "png" | "gif" | "jpeg" | "webp";
+  format: ImageFormat;
 }
 
-/** Reads the dimensions of a PNG, GIF, JPEG or WebP image. */
+/** Dimensions fit the INTEGER columns they are stored in (PostgreSQL's is 32-bit signed). */
+const MAX_DIMENSION = 2 ** 31 - 1;
+const isDimension = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) > 0 && (n as number) <= MAX_DIMENSION;
+
+/** BMP's only signature is "BM"; a known DIB header size tells a bitmap from text that starts so. */
+const BMP_HEADER_SIZES = new Set([12, 40, 52, 56, 64, 108, 124]);
+const plausibleBmp = (bytes: Uint8Array) =>
+  bytes.length >= 26 && BMP_HEADER_SIZES.has(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(14, true));
+
+/** Reads the dimensions of an image; undefined when the bytes are not one we recognize. */
 export function imageSize(bytes: Uint8Array): ImageSize | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = png(bytes, view) ?? gif(bytes, view) ?? jpeg(bytes, view) ?? webp(bytes, view);
-  return size && size.width > 0 && size.height > 0 ? size : undefined;
-}
-
-const ascii = (bytes: Uint8Array, at: number, text: string) =>
-  bytes.length >= at + text.length && [...text].every((c, i) => bytes[at + i] === c.charCodeAt(0));
-
-function png(bytes: Uint8Array, view: DataView): ImageSize | undefined {
-  if (bytes.length < 24 || !ascii(bytes, 1, "PNG\r\n\u001a\n") || bytes[0] !== 0x89 || !ascii(bytes, 12, "IHDR")) return undefined;
-  return { width: view.getUint32(16), height: view.getUint32(20), format: "png" };
-}
-
-function gif(bytes: Uint8Array, view: DataView): ImageSize | undefined {
-  if (bytes.length < 10 || !(ascii(bytes, 0, "GIF87a") || ascii(bytes, 0, "GIF89a"))) return undefined;
-  return { width: view.getUint16(6, true), height: view.getUint16(8, true), format: "gif" };
-}
-
-/** Start-of-frame markers carry the dimensions; C4 (DHT), C8 (JPG) and CC (DAC) are not frames. */
-const isStartOfFrame = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
-
-function jpeg(bytes: Uint8Array, view: DataView): ImageSize | undefined {
-  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
-  let at = 2;
-  while (at + 4 <= bytes.length) {
-    if (bytes[at] !== 0xff) return undefined;
-    const marker = bytes[at + 1]!;
-    if (marker === 0xff) {
-      at++; // fill byte
-      continue;
-    }
-    if (marker === 0xd9 || marker === 0xda) return undefined; // end of image, start of scan
-    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
-      at += 2; // markers without a length
-      continue;
-    }
-    const length = view.getUint16(at + 2);
-    if (length < 2) return undefined;
-    if (isStartOfFrame(marker)) {
-      if (at + 9 > bytes.length) return undefined;
-      return { width: view.getUint16(at + 7), height: view.getUint16(at + 5), format: "jpeg" };
-    }
-    at += 2 + length;
+  let size: { width?: number; height?: number; type?: string };
+  try {
+    // The library reads through DataViews on the whole ArrayBuffer, so a view into a larger buffer
+    // (pooled Buffers) could be read past its end: hand it bytes that own their buffer.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    size = readHeader(own);
+  } catch {
+    return undefined; // unknown format, or a header that is cut short or malformed
   }
-  return undefined;
-}
-
-function webp(bytes: Uint8Array, view: DataView): ImageSize | undefined {
-  if (bytes.length < 30 || !ascii(bytes, 0, "RIFF") || !ascii(bytes, 8, "WEBP")) return undefined;
-  if (ascii(bytes, 12, "VP8 ")) {
-    if (bytes[23] !== 0x9d || bytes[24] !== 0x01 || bytes[25] !== 0x2a) return undefined;
-    return { width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff, format: "webp" };
-  }
-  if (ascii(bytes, 12, "VP8L")) {
-    if (bytes[20] !== 0x2f) return undefined;
-    const bits = view.getUint32(21, true);
-    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, format: "webp" };
-  }
-  if (ascii(bytes, 12, "VP8X")) {
-    const u24 = (at: number) => bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
-    return { width: u24(24) + 1, height: u24(27) + 1, format: "webp" };
-  }
-  return undefined;
+  const format = (LIBRARY_NAMES[size.type ?? ""] ?? size.type) as ImageFormat;
+  if (!FORMATS.includes(format) || (format === "bmp" && !plausibleBmp(bytes))) return undefined;
+  return isDimension(size.width) && isDimension(size.height) ? { width: size.width, height: size.height, format } : undefined;
 }

@@ -1,8 +1,10 @@
 /**
  * Reading request bodies with a size limit and clear 4xx errors. Never trusts Content-Length alone:
- * the stream is counted as it is read.
+ * the stream is counted as it is read (h3's `assertBodySize`). Parsing stays ours, because h3's
+ * `readBody` has no limit, replaces invalid UTF-8 instead of refusing it and never answers 415
+ * (CONTRIBUTING.md, "Libraries instead of hand-written code"); so do the JSON-safety checks.
  */
-import type { H3Event } from "h3";
+import { assertBodySize, HTTPError, type H3Event } from "h3";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "../core/errors.js";
 import { refuseNul } from "../core/nul.js";
 
@@ -24,36 +26,29 @@ export function bodyLeftUnread(event: H3Event): boolean {
   return Number(headers.get("content-length") ?? 0) > 0 || headers.has("transfer-encoding");
 }
 
-/** Reads the raw body as bytes, refusing with 413 past `limit`. */
+/**
+ * Reads the raw body as bytes, refusing with 413 past `limit`. A declared length over the limit is
+ * refused before reading; otherwise h3's streaming limit (`assertBodySize`) counts the bytes as
+ * they arrive and errors at the first chunk past the limit, so nothing beyond it is buffered.
+ */
 export async function readBytes(event: H3Event, limit: number): Promise<Uint8Array> {
   const declared = Number(event.req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
-  const body = event.req.body;
-  if (!body) {
+  if (!event.req.body) {
     readToEnd.add(event);
     return new Uint8Array(0);
   }
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    // Stop reading, without cancelling: cancelling destroys the socket before the 413 is written.
-    // The refusal says Connection: close (bodyLeftUnread) and the server closes after sending it.
-    if (size > limit) throw payloadTooLarge(limit);
-    chunks.push(value);
+  assertBodySize(event, limit);
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await event.req.arrayBuffer();
+  } catch (error) {
+    // The refusal says Connection: close (bodyLeftUnread): the rest of the body is never read.
+    if (HTTPError.isError(error) && error.status === 413) throw payloadTooLarge(limit);
+    throw error;
   }
   readToEnd.add(event);
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return new Uint8Array(bytes);
 }
 
 /** Checks parsed JSON for prototype-polluting keys and absurd nesting. */

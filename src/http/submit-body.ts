@@ -1,8 +1,8 @@
 /**
  * Reading a form submission as browsers send it (spec 4.1): JSON, urlencoded, or multipart with
- * files. Multipart is parsed by the platform's FormData (undici), after the bytes were counted
- * against the upload limit; no hand-written parser. Values land in a null-prototype object, so a
- * field named `__proto__` is just a name.
+ * files. Multipart is read by form-data.ts (counted against the upload limit, then the platform's
+ * FormData); no hand-written parser. Values land in a null-prototype object, so a field named
+ * `__proto__` is just a name.
  */
 import type { H3Event } from "h3";
 import { badRequest, unsupportedMediaType } from "../core/errors.js";
@@ -10,6 +10,7 @@ import type { ServiceContext } from "../services/context.js";
 import type { SubmitInput } from "../services/forms.js";
 import type { Upload } from "../services/submission-files.js";
 import { readBytes, readJsonObject } from "./body.js";
+import { readFormData } from "./form-data.js";
 
 const ACCEPTED = "application/json, application/x-www-form-urlencoded or multipart/form-data";
 
@@ -27,18 +28,12 @@ export async function readSubmitBody(event: H3Event, service: ServiceContext): P
     for (const [k, v] of new URLSearchParams(decodeUtf8(bytes))) values[k] = v;
     return { values, uploads: [] };
   }
-  if (type.startsWith("multipart/form-data")) return readMultipart(event, service, type);
+  if (type.startsWith("multipart/form-data")) return readMultipart(event, service);
   throw unsupportedMediaType(`Send the submission as ${ACCEPTED}`);
 }
 
-async function readMultipart(event: H3Event, service: ServiceContext, type: string): Promise<SubmitInput> {
-  const bytes = await readBytes(event, service.options.uploadLimit);
-  let form: FormData;
-  try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": event.req.headers.get("content-type") ?? type } }).formData();
-  } catch {
-    throw badRequest("Malformed multipart/form-data body");
-  }
+async function readMultipart(event: H3Event, service: ServiceContext): Promise<SubmitInput> {
+  const form = await readFormData(event, service.options.uploadLimit);
   const values = Object.create(null) as Record<string, unknown>;
   const uploads: Upload[] = [];
   const parts: [string, FormDataEntryValue][] = [];

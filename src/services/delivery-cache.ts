@@ -5,6 +5,7 @@
  * on another instance, or after a write from the CLI. The version is read BEFORE the data, so a
  * race can only label newer data with an older version (a later miss), never the reverse.
  */
+import { LRUCache } from "lru-cache";
 import type { ServiceContext } from "./context.js";
 import type { StoredCollection } from "../storage/collections.js";
 
@@ -14,7 +15,7 @@ export interface CachedResponse {
   body: string;
 }
 
-/** Bounded by entries and by bytes; least recently used out first (a Map keeps insertion order). */
+/** Bounded by entries and by bytes (body length); least recently used out first. */
 export interface DeliveryCacheOptions {
   /** Default 2,000 responses. */
   maxEntries?: number;
@@ -22,19 +23,17 @@ export interface DeliveryCacheOptions {
   maxBytes?: number;
 }
 
-export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheOptions = {}) {
-  const maxEntries = options.maxEntries ?? 2000;
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  const entries = new Map<string, CachedResponse & { version: number }>();
-  let bytes = 0;
+type Entry = CachedResponse & { version: number };
 
-  const evict = (key: string) => {
-    const old = entries.get(key);
-    if (old) {
-      bytes -= old.body.length;
-      entries.delete(key);
-    }
-  };
+export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheOptions = {}) {
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const entries = new LRUCache<string, Entry>({
+    max: options.maxEntries ?? 2000,
+    maxSize: maxBytes,
+    sizeCalculation: (entry) => Math.max(1, entry.body.length),
+    // One huge page must not flush everything: it is simply not kept.
+    maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
+  });
 
   return {
     /** The workspace's current content version (one primary-key lookup). */
@@ -44,26 +43,16 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
     },
 
     get(key: string, version: number): CachedResponse | undefined {
-      const hit = entries.get(key);
-      if (!hit) return undefined;
-      if (hit.version !== version) {
-        evict(key);
+      const hit = entries.get(key); // refreshes recency
+      if (hit && hit.version !== version) {
+        entries.delete(key);
         return undefined;
       }
-      entries.delete(key); // refresh recency
-      entries.set(key, hit);
       return hit;
     },
 
     set(key: string, version: number, value: CachedResponse): void {
-      if (value.body.length > maxBytes / 8) return; // one huge page must not flush everything
-      evict(key);
       entries.set(key, { ...value, version });
-      bytes += value.body.length;
-      for (const k of entries.keys()) {
-        if (entries.size <= maxEntries && bytes <= maxBytes) break;
-        evict(k);
-      }
     },
 
     get size() {

@@ -1,7 +1,7 @@
 /**
- * `svc users create` and `svc keys create|list|revoke|import-legacy` (DESIGN §4.1): exact --json
- * shapes, run in-process against the same database a live server uses — a key revoked from the
- * CLI is refused by the server on its very next request.
+ * `svc members create` (also `svc users create`) and `svc keys create|list|revoke|import-legacy`
+ * (DESIGN §4.1): exact --json shapes, run in-process against the same database a live server
+ * uses — a key revoked from the CLI is refused by the server on its very next request.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -60,6 +60,14 @@ describe.each(drivers)("svc users/keys --json on %s", (driver) => {
     expect(bad.stderr).toContain("entries:admin");
     expect((await svc(rig, "users", "create", "-w", "demo", "--email", "a@b.co", "--password", "short", "--role", "member")).code).toBe(1);
     expect((await svc(rig, "users", "create", "-w", "nope", "--email", "a@b.co", "--password", PASSWORD, "--role", "member")).code).toBe(2);
+  });
+
+  it("members create is the same command under its clear name: same output, same refusals", async () => {
+    const r = await svc(rig, "members", "create", "-w", "demo", "--email", "Member@Example.com", "--password", PASSWORD, "--role", "member", "--grant", "media:read");
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ id: expect.stringMatching(UUID), email: "member@example.com", role: "member", grants: ["media:read"] });
+    expect((await rig.login("member@example.com")).role).toBe("member");
+    expect((await svc(rig, "members", "create", "-w", "demo", "--email", "a@b.co", "--password", PASSWORD, "--role", "admin")).code).toBe(2);
   });
 
   it("keys create → {id, name, grants, value, created_at}; list never shows values; revoke is seen by the server at once", async () => {

@@ -1,9 +1,9 @@
 /**
- * Issue 10 §7: abuse limits not covered elsewhere. Already tested: the login limits
- * (test/access/dashboard.test.ts, accounts.test.ts, cluster-wide in test/scale/instances.test.ts),
- * the form submit limit (test/forms/submit.test.ts) and the dispatcher's maxPending cap
- * (test/webhooks/debounce.test.ts). Here: at most 50 webhooks per workspace, with a clear 400,
- * per workspace, and room again after a delete.
+ * Abuse limits not covered elsewhere, so one tenant cannot exhaust shared resources. Already
+ * tested: the login limits (test/access/dashboard.test.ts, accounts.test.ts, cluster-wide in
+ * test/scale/instances.test.ts), the form submit limit (test/forms/submit.test.ts) and the
+ * dispatcher's maxPending cap (test/webhooks/debounce.test.ts). Here: at most 50 webhooks per
+ * workspace, with a clear 400, per workspace, and room again after a delete.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_WEBHOOKS_PER_WORKSPACE } from "../../src/storage/webhooks.js";

@@ -1,7 +1,8 @@
 /**
- * Issue 10 §1: every route of allRoutes, attacked with the corpus (test/reliability/corpus.ts):
- * each request gets a 4xx with a clear `error` (never a 5xx) and the database is unchanged after
- * the whole run. Real HTTP, both drivers, a small body and upload limit so 413 is cheap.
+ * No input crashes a route or changes data it should not: every route of allRoutes, attacked with
+ * the corpus (test/reliability/corpus.ts): each request gets a 4xx with a clear `error` (never a
+ * 5xx) and the database is unchanged after the whole run. Real HTTP, both drivers, a small body and
+ * upload limit so 413 is cheap.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_GRANTS } from "../../src/core/grants.js";

@@ -1,8 +1,8 @@
 /**
- * Issue 10 §2: property tests (fast-check) for the core parsers and policies not covered in
- * test/core: tenancy host normalisation, entry list queries, collection definitions and the
- * lifecycle → events table. Each parser either returns a value within its contract or throws a
- * 400 ServiceError — never anything else, whatever the input.
+ * Property tests (fast-check) for the core parsers and policies not covered in test/core, so that
+ * no input makes one fail in an unplanned way: tenancy host normalisation, entry list queries,
+ * collection definitions and the lifecycle → events table. Each parser either returns a value
+ * within its contract or throws a 400 ServiceError — never anything else, whatever the input.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

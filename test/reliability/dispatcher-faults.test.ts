@@ -1,9 +1,10 @@
 /**
- * Issue 10 §3: the service's own dispatcher against real local receivers that misbehave — reset
- * mid-response, an untrusted certificate, DNS failure, bytes trickled past the deadline, a 10 MB
- * body, silence. Each ends as spec 6.6 says (2xx delivered; otherwise up to 3 attempts, then
- * dropped and logged), the service keeps answering HTTP meanwhile, and after close() no socket
- * is left behind. (Refused connections, plain hangs and a missing CA: test/webhooks/*.)
+ * Misbehaving receivers cannot stall or leak the service: its own dispatcher against real local
+ * receivers that misbehave — reset mid-response, an untrusted certificate, DNS failure, bytes
+ * trickled past the deadline, a 10 MB body, silence. Each ends as spec 6.6 says (2xx delivered;
+ * otherwise up to 3 attempts, then dropped and logged), the service keeps answering HTTP meanwhile,
+ * and after close() no socket is left behind. (Refused connections, plain hangs and a missing CA:
+ * test/webhooks/*.)
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

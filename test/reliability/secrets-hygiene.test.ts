@@ -1,9 +1,9 @@
 /**
- * Issue 10 §5: a full scenario with every log line captured (a consola reporter as the service's
- * logger; the dispatcher logs through its `webhooks` tag of the same instance, at debug level):
- * keys, sign-ins (good and bad), webhooks with custom header values delivered and failing, form
- * submissions, accounts. No key value, token, webhook secret, header value, password or submitted
- * value may appear in any log line or in any error response.
+ * Secrets never leak into logs or errors: a full scenario with every log line captured (a consola
+ * reporter as the service's logger; the dispatcher logs through its `webhooks` tag of the same
+ * instance, at debug level): keys, sign-ins (good and bad), webhooks with custom header values
+ * delivered and failing, form submissions, accounts. No key value, token, webhook secret, header
+ * value, password or submitted value may appear in any log line or in any error response.
  */
 import { inspect } from "node:util";
 import { createConsola } from "consola";

@@ -1,9 +1,9 @@
 /**
- * Issue 10 §5: storage faults. PostgreSQL "restarted" under load through a TCP proxy of our own
- * (the shared server is never touched: other files run against it in parallel) — 503 while it is
- * gone, recovery by itself, no lost acknowledged write, no corrupted row. SQLite: two instances
- * writing one file (every write 201 or 503, none lost) and a SIGKILL mid-writes (every
- * acknowledged write present after restart, WAL).
+ * Storage faults, so an outage costs availability but never an acknowledged write. PostgreSQL
+ * "restarted" under load through a TCP proxy of our own (the shared server is never touched: other
+ * files run against it in parallel) — 503 while it is gone, recovery by itself, no lost
+ * acknowledged write, no corrupted row. SQLite: two instances writing one file (every write 201 or
+ * 503, none lost) and a SIGKILL mid-writes (every acknowledged write present after restart, WAL).
  */
 import { createServer as createNetServer, connect, type Server, type Socket } from "node:net";
 import { createServer, type Server as HttpServer } from "node:http";

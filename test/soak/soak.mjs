@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * Load and soak (issue 10 §4): `npm run soak`. A real `svc serve` process (the built CLI) on SQLite
- * and, when SVC_TEST_DATABASE_URL is set, PostgreSQL; 200 concurrent clients (SOAK_CLIENTS) for
- * 60 s (SOAK_SECONDS) mixing delivery reads, entry writes and updates, form submits and the
- * webhook deliveries they fire to a local HTTPS receiver. Loopback only, bounded in time and count.
- * Fails on any 5xx or network error, any acknowledged write missing afterwards, no delivery, or
- * RSS growing past a generous bound. Last line: "N passed, N failed".
+ * Load and soak, to show the service holds up under sustained mixed load: `npm run soak`. A real
+ * `svc serve` process (the built CLI) on SQLite and, when SVC_TEST_DATABASE_URL is set, PostgreSQL;
+ * 200 concurrent clients (SOAK_CLIENTS) for 60 s (SOAK_SECONDS) mixing delivery reads, entry writes
+ * and updates, form submits and the webhook deliveries they fire to a local HTTPS receiver.
+ * Loopback only, bounded in time and count. Fails on any 5xx or network error, any acknowledged
+ * write missing afterwards, no delivery, or RSS growing past a generous bound. Last line: "N
+ * passed, N failed".
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

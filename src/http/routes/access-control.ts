@@ -1,6 +1,6 @@
 /**
- * The access-control surfaces (issue 3) in one list for routes/index.ts: dashboard sign-in, API
- * keys and members (owner only), and Identity accounts.
+ * The access-control surfaces in one list for routes/index.ts, so the tenant router mounts them
+ * together: dashboard sign-in, API keys and members (owner only), and Identity accounts.
  */
 import type { RouteDef } from "../route.js";
 import { accountRoutes } from "./accounts.js";

@@ -11,7 +11,7 @@ import { mcpRoutes } from "./mcp.js";
 import { formRoutes } from "./forms.js";
 import { submissionRoutes } from "./submissions.js";
 import { ruleRoutes } from "./rules.js";
-import { userRoutes } from "./users.js";
+import { endUserRoutes } from "./users.js";
 import { identitySettingsRoutes } from "./identity-settings.js";
 
 export const allRoutes: RouteDef[] = [
@@ -24,6 +24,6 @@ export const allRoutes: RouteDef[] = [
   ...formRoutes,
   ...submissionRoutes,
   ...ruleRoutes,
-  ...userRoutes,
+  ...endUserRoutes,
   ...identitySettingsRoutes,
 ];

@@ -11,6 +11,7 @@ import { repo } from "../../storage/context.js";
 import { createMediaRepo, toMediaMeta } from "../../storage/media.js";
 import { access } from "../access.js";
 import { readBytes } from "../body.js";
+import { readFormData } from "../form-data.js";
 import { readPage } from "../paging.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { mediaResponse } from "./media-delivery.js";
@@ -84,13 +85,7 @@ async function readUpload(event: H3Event, limit: number): Promise<{ filename: st
   let type: string | undefined;
   let bytes: Uint8Array;
   if (/^multipart\/form-data\b/i.test(header)) {
-    const body = await readBytes(event, limit + MULTIPART_OVERHEAD);
-    let form: FormData;
-    try {
-      form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": header } }).formData();
-    } catch {
-      throw badRequest("Malformed multipart/form-data body");
-    }
+    const form = await readFormData(event, limit + MULTIPART_OVERHEAD);
     const file = form.get("file");
     if (!file || typeof file === "string") throw badRequest("Multipart upload needs a file in the field named \"file\"");
     if (file.size > limit) throw payloadTooLarge(limit);

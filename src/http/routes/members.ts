@@ -1,7 +1,7 @@
 /**
- * Dashboard users (spec 2.3, 5.5; DESIGN §4.2): owner only. Role owner or member and a member's
- * grants; the last owner can be neither removed nor demoted. Changes reach the person at their
- * next token refresh (spec 3); removal ends their sessions at once.
+ * Members and owners, the dashboard users of spec 2.3 and 5.5 (DESIGN §4.2): owner only. Role
+ * owner or member and a member's grants; the last owner can be neither removed nor demoted.
+ * Changes reach the person at their next token refresh (spec 3); removal ends their sessions at once.
  */
 import { getRouterParam } from "h3";
 import { notFound } from "../../core/errors.js";
@@ -17,7 +17,7 @@ export const memberRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/members",
     access: access.owner,
-    summary: "List dashboard users with role and grants → {data, meta: {total}}",
+    summary: "List members and owners with role and grants → {data, meta: {total}}",
     async handler(_event, { service, workspace }) {
       return listOf(await repo(service, createDashboardUserRepo).list(workspace.id));
     },
@@ -26,29 +26,29 @@ export const memberRoutes = defineRoutes([
     method: "POST",
     path: "/api/dashboard/members",
     access: access.owner,
-    summary: "Create a dashboard user {email, password, role, grants}",
+    summary: "Create a member or owner {email, password, role, grants}",
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["email", "password", "role", "grants"], "POST /api/dashboard/members");
-      const user = await repo(service, createDashboardUserRepo).create(workspace.id, {
+      const member = await repo(service, createDashboardUserRepo).create(workspace.id, {
         email: body.email,
         password: body.password,
         role: body.role ?? "member",
         grants: body.grants,
       });
       event.res.status = 201;
-      return user;
+      return member;
     },
   },
   {
     method: "GET",
     path: "/api/dashboard/members/:id",
     access: access.owner,
-    summary: "One dashboard user",
+    summary: "One member or owner",
     async handler(event, { service, workspace }) {
-      const user = await repo(service, createDashboardUserRepo).get(workspace.id, getRouterParam(event, "id")!);
-      if (!user) throw notFound("No such dashboard user");
-      return user;
+      const member = await repo(service, createDashboardUserRepo).get(workspace.id, getRouterParam(event, "id")!);
+      if (!member) throw notFound("No such dashboard user");
+      return member;
     },
   },
   {
@@ -69,7 +69,7 @@ export const memberRoutes = defineRoutes([
     method: "DELETE",
     path: "/api/dashboard/members/:id",
     access: access.owner,
-    summary: "Remove a dashboard user and end their sessions",
+    summary: "Remove a member or owner and end their sessions",
     async handler(event, { service, workspace }) {
       return repo(service, createDashboardUserRepo).remove(workspace.id, getRouterParam(event, "id")!);
     },

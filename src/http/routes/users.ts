@@ -48,7 +48,7 @@ function parseChange(body: Record<string, unknown>): EndUserChange {
   return change;
 }
 
-export const userRoutes = defineRoutes([
+export const endUserRoutes = defineRoutes([
   {
     method: "GET",
     path: "/api/dashboard/users",

@@ -1,0 +1,74 @@
+/**
+ * The delivery cache's bounds: at most `maxEntries` responses and `maxBytes` of bodies, least
+ * recently used out first; a body over an eighth of `maxBytes` is never kept; an entry built at
+ * another content version is dropped when read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../helpers/server.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+import { createService, type Service } from "../../src/service.js";
+import { createDeliveryCache } from "../../src/services/delivery-cache.js";
+import type { StoredCollection } from "../../src/storage/collections.js";
+
+describe("delivery cache bounds", () => {
+  let db: TestDatabase;
+  let svc: Service;
+  const collection = { name: "posts" } as StoredCollection;
+  const response = (body: string) => ({ collection, body });
+  const cached = (cache: ReturnType<typeof createDeliveryCache>, keys: string[]) => keys.filter((k) => cache.get(k, 1) !== undefined);
+
+  beforeAll(async () => {
+    db = await createTestDatabase("sqlite");
+    svc = await createService({ dataDir: db.dataDir, database: db.url, blobs: "memory:", secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await db?.cleanup();
+  });
+
+  it("keeps at most maxEntries responses, the least recently used out first", () => {
+    const cache = createDeliveryCache(svc.context, { maxEntries: 3 });
+    for (const k of ["a", "b", "c"]) cache.set(k, 1, response(`[${k}]`));
+    expect(cache.get("a", 1)?.body).toBe("[a]"); // a is now the most recently used
+    cache.set("d", 1, response("[d]"));
+    expect(cache.size).toBe(3);
+    expect(cached(cache, ["a", "b", "c", "d"])).toEqual(["a", "c", "d"]);
+  });
+
+  it("keeps at most maxBytes of bodies, evicting the oldest until the new one fits", () => {
+    const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
+    for (const k of ["a", "b", "c", "d"]) cache.set(k, 1, response(k.repeat(10)));
+    expect(cached(cache, ["a", "b", "c", "d"])).toEqual(["a", "b", "c", "d"]);
+    for (const k of ["e", "f", "g", "h", "i"]) cache.set(k, 1, response(k.repeat(10)));
+    expect(cache.size).toBe(8);
+    expect(cached(cache, ["a", "b", "c", "d", "e", "f", "g", "h", "i"])).toEqual(["b", "c", "d", "e", "f", "g", "h", "i"]);
+  });
+
+  it("never keeps a body over an eighth of maxBytes", () => {
+    const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
+    cache.set("fits", 1, response("x".repeat(10)));
+    cache.set("huge", 1, response("x".repeat(11)));
+    expect(cached(cache, ["fits", "huge"])).toEqual(["fits"]);
+  });
+
+  it("replacing a key counts its body once", () => {
+    const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
+    for (let i = 0; i < 20; i++) cache.set("same", 1, response("x".repeat(10)));
+    for (const k of ["a", "b", "c", "d", "e", "f", "g"]) cache.set(k, 1, response(k.repeat(10)));
+    expect(cache.size).toBe(8);
+    expect(cache.get("same", 1)).toBeDefined();
+  });
+
+  it("drops an entry read at another content version", () => {
+    const cache = createDeliveryCache(svc.context);
+    cache.set("k", 1, response("[]"));
+    expect(cache.get("k", 2)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    expect(cache.get("k", 1)).toBeUndefined();
+  });
+
+  it("reads the workspace's content version from the database", async () => {
+    const cache = createDeliveryCache(svc.context);
+    expect(await cache.version("no-such-workspace")).toBe(0);
+  });
+});
