@@ -1,9 +1,13 @@
 // contentsvc mounted in an Express 5 app beside your own routes.
-// Run: node examples/express.mjs   (SVC_DATA_DIR and PORT are read from the environment)
+// Run: node examples/express.mjs   (this app reads SVC_DATA_DIR, PORT and SVC_WEBHOOKS_ALLOW_PRIVATE)
 import express from "express";
 import { createService } from "contentsvc";
 
-const svc = await createService({ dataDir: process.env.SVC_DATA_DIR ?? "./.svc" });
+const svc = await createService({
+  dataDir: process.env.SVC_DATA_DIR ?? "./.svc",
+  // The library reads no environment: the app decides. Development only: webhooks to this machine.
+  allowPrivateWebhookTargets: process.env.SVC_WEBHOOKS_ALLOW_PRIVATE === "1",
+});
 const app = express();
 app.get("/hello", (_req, res) => res.json({ hello: "from express" }));
 // Everything else goes to contentsvc. Mount it before any body parser: it reads raw bodies itself.

@@ -1,9 +1,13 @@
 // contentsvc inside Fastify 5: hand the raw Node request/response to the service's Node handler.
-// Run: node examples/fastify.mjs   (SVC_DATA_DIR and PORT are read from the environment)
+// Run: node examples/fastify.mjs   (this app reads SVC_DATA_DIR, PORT and SVC_WEBHOOKS_ALLOW_PRIVATE)
 import Fastify from "fastify";
 import { createService } from "contentsvc";
 
-const svc = await createService({ dataDir: process.env.SVC_DATA_DIR ?? "./.svc" });
+const svc = await createService({
+  dataDir: process.env.SVC_DATA_DIR ?? "./.svc",
+  // The library reads no environment: the app decides. Development only: webhooks to this machine.
+  allowPrivateWebhookTargets: process.env.SVC_WEBHOOKS_ALLOW_PRIVATE === "1",
+});
 const app = Fastify();
 app.get("/hello", async () => ({ hello: "from fastify" }));
 // Let contentsvc read bodies itself: pass every content type through untouched.
