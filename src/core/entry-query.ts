@@ -15,6 +15,15 @@ import type { CollectionDefinition, FieldDefinition } from "./collections.js";
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
+/** The parameters parseEntryListQuery reads, described for the API reference (docs/api.md). */
+export const ENTRY_LIST_PARAMS: { name: string; description: string }[] = [
+  { name: "limit", description: `Page size, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}; a larger value is lowered to ${MAX_LIMIT}).` },
+  { name: "offset", description: "Entries to skip (default 0)." },
+  { name: "sort", description: "`field` ascending or `-field` descending, a user field or id, _created_at, _updated_at, _published_at (default `-_created_at`)." },
+  { name: "filter[field]", description: "Equality filter on a user field, e.g. `filter[featured]=true`; several are AND-ed." },
+  { name: "status", description: "Dashboard only: draft or published." },
+];
+
 /** Sortable system keys and the columns they read (a fixed map: nothing user-supplied). */
 export const SYSTEM_SORT_COLUMNS = {
   id: "id",

@@ -15,6 +15,19 @@ import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+/**
+ * The system fields of every entry as it is read (spec 2.5): a response shape for the OpenAPI
+ * document (input never sets them: parseEntryInput refuses all but `_status`).
+ */
+export const entrySystemFieldsSchema = z.strictObject({
+  id: z.uuid(),
+  _status: z.enum(["draft", "published"] as const satisfies readonly EntryStatus[]),
+  _published_at: z.iso.datetime().nullable().describe("Set when first published"),
+  _created_by: z.string(),
+  _created_at: z.iso.datetime(),
+  _updated_at: z.iso.datetime(),
+} satisfies Record<(typeof SYSTEM_FIELDS)[number], z.ZodType>);
+
 /** Upper bound on ids in one many-to-many field; keeps a write's relation check to one query. */
 export const MAX_RELATIONS = 500;
 

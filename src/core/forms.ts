@@ -46,7 +46,8 @@ const fieldSchema = z
 /** One field of a form. */
 export type FormField = z.infer<typeof fieldSchema>;
 
-const definitionSchema = z
+/** The body of POST and PUT /api/dashboard/forms. */
+export const formDefinitionSchema = z
   .strictObject({
     slug: z.string().regex(SLUG, "must be 1-64 lowercase letters, digits or dashes, not starting or ending with a dash"),
     name: z.string().trim().min(1, "must not be empty").max(200),
@@ -77,7 +78,7 @@ export interface FormDefinition {
  * parseFormDefinition({ slug: "Contact Us", name: "x" }); // throws 400 slug: must be 1-64 lowercase …
  */
 export function parseFormDefinition(input: unknown): FormDefinition {
-  const result = definitionSchema.safeParse(input);
+  const result = formDefinitionSchema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const path = issue.path.join(".");

@@ -14,3 +14,9 @@ export function readPage(query: Record<string, unknown>, options: { max?: number
   };
   return { limit: int("limit", query.limit, options.fallback ?? 50, 1, max), offset: int("offset", query.offset, 0, 0, Number.MAX_SAFE_INTEGER) };
 }
+
+/** The parameters readPage reads, described for the API reference (docs/api.md). */
+export const PAGE_PARAMS: { name: string; description: string }[] = [
+  { name: "limit", description: "Page size, an integer from 1 to the list's maximum (see its summary)." },
+  { name: "offset", description: "Records to skip, an integer ≥ 0 (default 0)." },
+];

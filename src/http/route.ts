@@ -3,6 +3,7 @@
  * table reads in its one routes file.
  */
 import type { H3Event } from "h3";
+import type { z } from "zod";
 import type { Access } from "./access.js";
 import type { Principal } from "../core/principal.js";
 import type { ServiceContext } from "../services/context.js";
@@ -24,9 +25,42 @@ export interface RouteDef {
   access: Access;
   /** One line for the generated access table. */
   summary: string;
+  /** Request body, for the OpenAPI document (http/openapi.ts); validation never reads it. */
+  body?: BodyDoc;
+  /** Query parameters: the zod object the route validates them with, or named and described. */
+  query?: z.ZodObject | QueryParamDoc[];
+  /** Success response, for the OpenAPI document. */
+  response?: ResponseDoc;
   /** Browser-facing routes (forms) answer CORS; nothing else does (spec 1.3). */
   cors?: boolean;
   handler: (event: H3Event, ctx: RouteContext) => unknown;
+}
+
+/**
+ * A body in the OpenAPI document: the zod schema the route (or its core module) validates it
+ * with; where validation is hand-written, a description only, so no rule is written twice.
+ */
+export interface BodyDoc {
+  schema?: z.ZodType;
+  description?: string;
+  /** Default application/json. */
+  contentType?: string;
+  /** A request may send no body at all. */
+  optional?: boolean;
+}
+
+/** The success answer: status (default 200), and for lists the item inside `{data, meta}`. */
+export interface ResponseDoc extends BodyDoc {
+  status?: number;
+  /** A list (docs/api-conventions.md): whole `meta: {total}` or paginated `meta: {total, limit, offset}`. */
+  list?: "whole" | "page";
+}
+
+/** A query parameter the route reads with hand-written validation. */
+export interface QueryParamDoc {
+  name: string;
+  description: string;
+  required?: boolean;
 }
 
 /** Identity helper that type-checks a routes file. */

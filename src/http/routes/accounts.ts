@@ -41,6 +41,8 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/signup",
     access: access.public,
     summary: "Create an end-user account {email, password} (Identity with self sign-up on); mails a verification token",
+    body: { description: "{email, password}" },
+    response: { status: 201, description: "The account {id, email, email_verified, attributes, created_at}" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       if (!workspace.selfSignup) throw selfSignupOff();
@@ -59,6 +61,8 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/login",
     access: access.public,
     summary: "Sign in {email, password} → {token, expires_at}: an account session of 30 days",
+    body: { description: "{email, password}" },
+    response: { description: "{token, expires_at}: the as_ account session" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
@@ -77,6 +81,7 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/logout",
     access: access.account,
     summary: "End the presented account session",
+    response: { status: 204 },
     async handler(event, { service, workspace }) {
       await repo(service, createAccountRepo).logout(workspace.id, bearerToken(event)!);
       return new Response(null, { status: 204 });
@@ -87,6 +92,7 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/me",
     access: access.account,
     summary: "The signed-in end user {id, email, email_verified, attributes, created_at}",
+    response: { description: "{id, email, email_verified, attributes, created_at}" },
     handler: (_event, { service, workspace, principal }) => signedIn(service, workspace.id, principal!.id),
   },
   {
@@ -94,6 +100,8 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/verify",
     access: access.public,
     summary: "Verify the account's email with the mailed one-time token {token} (24 h, single use)",
+    body: { description: "{token}: the mailed one-time token" },
+    response: { description: "The verified account" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const body = await readJsonObject(event, service.options.bodyLimit);
@@ -106,6 +114,7 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/verify/resend",
     access: access.account,
     summary: "Mail a new verification token to the signed-in account's email (earlier ones stop working) → 202",
+    response: { status: 202, description: "A new token was mailed" },
     async handler(event, { service, workspace, principal }) {
       const account = await signedIn(service, workspace.id, principal!.id);
       if (account.email_verified) throw conflict("This email address is already verified", { email_verified: true });

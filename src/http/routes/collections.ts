@@ -8,6 +8,7 @@ import { readJsonObject } from "../body.js";
 import { listOf } from "../../core/lists.js";
 import { collectionView } from "../../storage/collections.js";
 import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from "../../services/collections.js";
+import { collectionDefinitionSchema } from "../../core/collections.js";
 
 export const collectionRoutes = defineRoutes([
   {
@@ -15,6 +16,7 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections",
     access: access.grant("collections:read"),
     summary: "List collection definitions → {data: [collection], meta: {total}}",
+    response: { list: "whole", description: "Collection definitions {id, name, fields, access, rule, created_at, updated_at}" },
     handler: async (_event, { service, workspace }) => listOf((await listCollections(service, workspace.id)).map(collectionView)),
   },
   {
@@ -22,6 +24,8 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections",
     access: access.grant("collections:write"),
     summary: "Create a collection {name, fields, access, rule?} → 201 collection; public or gated also needs entries:read",
+    body: { schema: collectionDefinitionSchema },
+    response: { status: 201, description: "The collection" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const created = await createCollection(service, workspace.id, body, principal!);
@@ -34,6 +38,7 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name",
     access: access.grant("collections:read"),
     summary: "One collection definition",
+    response: { description: "The collection" },
     handler: async (event, { service, workspace }) => collectionView(await getCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
   },
   {
@@ -41,6 +46,8 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name",
     access: access.grant("collections:write"),
     summary: "Replace a definition; 409 when stored entries would violate it; opening it to more readers also needs entries:read",
+    body: { schema: collectionDefinitionSchema },
+    response: { description: "The collection" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       return collectionView(await updateCollection(service, workspace.id, getRouterParam(event, "name") ?? "", body, principal!));
@@ -51,6 +58,7 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name",
     access: access.grant("collections:write"),
     summary: "Delete an empty, unreferenced collection → the definition as it was",
+    response: { description: "The collection as it was" },
     handler: async (event, { service, workspace }) => collectionView(await deleteCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
   },
 ]);

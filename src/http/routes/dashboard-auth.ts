@@ -36,6 +36,8 @@ export const dashboardAuthRoutes = defineRoutes([
     path: "/api/dashboard/login",
     access: access.public,
     summary: "Sign in with {email, password} → {access_token, refresh_token, expires_in, role}",
+    body: { description: "{email, password}" },
+    response: { description: "{access_token, refresh_token, expires_in, role}" },
     async handler(event, { service, workspace }) {
       const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
       const attempt = await beginSignIn(event, service, "dashboard", workspace.id, email);
@@ -52,6 +54,8 @@ export const dashboardAuthRoutes = defineRoutes([
     path: "/api/dashboard/refresh",
     access: access.public,
     summary: "Exchange {refresh_token} for a new pair carrying the current role and grants (spec 3)",
+    body: { description: "{refresh_token}: the dr_ token of the last pair" },
+    response: { description: "A new {access_token, refresh_token, expires_in, role}" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       return repo(service, createDashboardTokenRepo).refresh(workspace.id, body.refresh_token);
@@ -62,6 +66,8 @@ export const dashboardAuthRoutes = defineRoutes([
     path: "/api/dashboard/logout",
     access: access.session,
     summary: "Sign out: ends the presented access token and the {refresh_token} sent, if any",
+    body: { optional: true, description: "Optional {refresh_token} to end as well" },
+    response: { status: 204 },
     async handler(event, { service, workspace, principal }) {
       const body = (await readJson(event, service.options.bodyLimit)) as { refresh_token?: unknown } | undefined;
       await repo(service, createDashboardTokenRepo).logout(workspace.id, principal!.id, bearerToken(event)!, body?.refresh_token);

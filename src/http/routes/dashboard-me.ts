@@ -14,6 +14,7 @@ export const dashboardMeRoutes = defineRoutes([
     path: "/api/dashboard/me",
     access: access.session,
     summary: "The signed-in dashboard user: {id, email, role, grants, workspace: {slug, name, identity}}",
+    response: { description: "{id, email, role, grants, workspace: {slug, name, identity}}" },
     async handler(_event, { service, workspace, principal }) {
       if (principal?.kind !== "user") throw unauthorized();
       const user = await repo(service, createDashboardUserRepo).get(workspace.id, principal.id);

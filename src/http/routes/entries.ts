@@ -8,6 +8,7 @@ import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { getCollection } from "../../services/collections.js";
 import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../../services/entries.js";
+import { ENTRY_LIST_PARAMS } from "../../core/entry-query.js";
 
 const name = (event: H3Event) => getRouterParam(event, "name") ?? "";
 const id = (event: H3Event) => getRouterParam(event, "id") ?? "";
@@ -18,6 +19,8 @@ export const entryRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name/entries",
     access: access.grant("entries:read"),
     summary: "List entries, drafts included: status, limit, offset, sort, filter[field] → {data, meta}",
+    query: ENTRY_LIST_PARAMS,
+    response: { list: "page", description: "Entries, drafts included (schemas Entry_<collection>)" },
     handler: async (event, { service, workspace }) =>
       listEntries(service, await getCollection(service, workspace.id, name(event)), event.url.searchParams, { publishedOnly: false }),
   },
@@ -26,6 +29,8 @@ export const entryRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name/entries",
     access: access.grant("entries:write"),
     summary: "Create an entry {_status?, …fields} → 201 entry",
+    body: { description: "{_status?: draft | published, …the collection's fields} (schemas Entry_<collection>)" },
+    response: { status: 201, description: "The entry" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const entry = await createEntry(service, workspace.id, name(event), body, principal!.id);
@@ -38,6 +43,7 @@ export const entryRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name/entries/:id",
     access: access.grant("entries:read"),
     summary: "One entry, draft or published",
+    response: { description: "The entry" },
     handler: async (event, { service, workspace }) => getEntry(service, await getCollection(service, workspace.id, name(event)), id(event)),
   },
   {
@@ -45,6 +51,8 @@ export const entryRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name/entries/:id",
     access: access.grant("entries:write"),
     summary: "Patch fields and/or _status → entry",
+    body: { description: "Any subset of the collection's fields and/or _status; null clears an optional field" },
+    response: { description: "The entry" },
     handler: async (event, { service, workspace }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       return updateEntry(service, workspace.id, name(event), id(event), body);
@@ -55,6 +63,7 @@ export const entryRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name/entries/:id",
     access: access.grant("entries:write"),
     summary: "Delete an entry → the entry as it was",
+    response: { description: "The entry as it was" },
     handler: async (event, { service, workspace }) => deleteEntry(service, workspace.id, name(event), id(event)),
   },
 ]);

@@ -16,6 +16,7 @@ import { readJsonObject } from "../body.js";
 import { clientAddress } from "../middleware/login-limit.js";
 import { defineRoutes } from "../route.js";
 import { readSubmitBody } from "../submit-body.js";
+import { formDefinitionSchema } from "../../core/forms.js";
 
 /** Submissions accepted per client address and workspace per window (docs/forms.md). */
 export const SUBMIT_LIMIT = { perAddress: 10, windowMs: 60_000 } as const;
@@ -29,6 +30,7 @@ export const formRoutes = defineRoutes([
     access: access.public,
     cors: true,
     summary: "A form's public definition {id, slug, name, fields, honeypot}",
+    response: { description: "{id, slug, name, fields, honeypot}" },
     async handler(event, { service, workspace }) {
       const f = await getForm(service, workspace.id, slug(event));
       return { id: f.id, slug: f.slug, name: f.name, fields: f.fields, honeypot: f.honeypot };
@@ -40,6 +42,8 @@ export const formRoutes = defineRoutes([
     access: access.public,
     cors: true,
     summary: "Submit a form from a browser (JSON, urlencoded or multipart) → 201 {id}; never send a key",
+    body: { description: "The field values: JSON, application/x-www-form-urlencoded or multipart/form-data (files)" },
+    response: { status: 201, description: "{id}" },
     async handler(event, { service, workspace }) {
       refuseApiKey(event);
       await limitSubmit(event, service, workspace.id);
@@ -55,6 +59,7 @@ export const formRoutes = defineRoutes([
     path: "/api/dashboard/forms",
     access: access.grant("forms:read"),
     summary: "List forms (definitions only, never submitted data) → {data, meta: {total}}",
+    response: { list: "whole", description: "Form definitions" },
     handler: async (_event, { service, workspace }) => listOf((await listForms(service, workspace.id)).map(formView)),
   },
   {
@@ -62,6 +67,8 @@ export const formRoutes = defineRoutes([
     path: "/api/dashboard/forms",
     access: access.grant("forms:write"),
     summary: "Create a form {slug, name, fields, honeypot?}",
+    body: { schema: formDefinitionSchema },
+    response: { status: 201, description: "The form" },
     async handler(event, { service, workspace }) {
       const form = await createForm(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
       event.res.status = 201;
@@ -73,6 +80,7 @@ export const formRoutes = defineRoutes([
     path: "/api/dashboard/forms/:slug",
     access: access.grant("forms:read"),
     summary: "A form's definition (fields, honeypot)",
+    response: { description: "The form" },
     handler: async (event, { service, workspace }) => formView(await getForm(service, workspace.id, slug(event))),
   },
   {
@@ -80,6 +88,8 @@ export const formRoutes = defineRoutes([
     path: "/api/dashboard/forms/:slug",
     access: access.grant("forms:write"),
     summary: "Replace a form's definition; 409 when stored submissions would violate it (count only with submissions:read)",
+    body: { schema: formDefinitionSchema },
+    response: { description: "The form" },
     async handler(event, { service, workspace, principal }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const revealCount = holds(principal, "submissions:read");
@@ -91,6 +101,7 @@ export const formRoutes = defineRoutes([
     path: "/api/dashboard/forms/:slug",
     access: access.grant("forms:write"),
     summary: "Delete a form; one with stored submissions also needs submissions:write (they are deleted with it)",
+    response: { status: 204 },
     async handler(event, { service, workspace, principal }) {
       await deleteForm(service, workspace.id, slug(event), {
         revealCount: holds(principal, "submissions:read"),

@@ -18,6 +18,7 @@ export const identitySettingsRoutes = defineRoutes([
     path: "/api/dashboard/identity",
     access: access.owner,
     summary: "Identity settings → {enabled, self_signup}",
+    response: { description: "{enabled, self_signup}" },
     handler: (_event, { workspace }) => ({ enabled: workspace.identity, self_signup: workspace.selfSignup }),
   },
   {
@@ -25,6 +26,8 @@ export const identitySettingsRoutes = defineRoutes([
     path: "/api/dashboard/identity",
     access: access.owner,
     summary: "Switch Identity (end-user accounts) and self sign-up on or off: {enabled?, self_signup?}",
+    body: { description: "{enabled?, self_signup?}" },
+    response: { description: "{enabled, self_signup}" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const extra = Object.keys(body).find((k) => !FIELDS.includes(k));

@@ -13,6 +13,7 @@ import { submissionRoutes } from "./submissions.js";
 import { ruleRoutes } from "./rules.js";
 import { endUserRoutes } from "./users.js";
 import { identitySettingsRoutes } from "./identity-settings.js";
+import { openApiRoutes } from "./openapi.js";
 
 export const allRoutes: RouteDef[] = [
   ...mediaRoutes,
@@ -26,4 +27,5 @@ export const allRoutes: RouteDef[] = [
   ...ruleRoutes,
   ...endUserRoutes,
   ...identitySettingsRoutes,
+  ...openApiRoutes(() => allRoutes),
 ];

@@ -16,6 +16,7 @@ export const keyRoutes = defineRoutes([
     path: "/api/dashboard/keys",
     access: access.owner,
     summary: "List active API keys (never their values) → {data, meta: {total}}",
+    response: { list: "whole", description: "API keys (never their values)" },
     async handler(_event, { service, workspace }) {
       return listOf(await repo(service, createApiKeyRepo).list(workspace.id));
     },
@@ -25,6 +26,8 @@ export const keyRoutes = defineRoutes([
     path: "/api/dashboard/keys",
     access: access.owner,
     summary: "Create an API key {name, grants}; the value is in this response only",
+    body: { description: "{name, grants: [\"entries:read\", …]}" },
+    response: { status: 201, description: "The key, with its value (shown this once)" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["name", "grants"], "POST /api/dashboard/keys");
@@ -38,6 +41,7 @@ export const keyRoutes = defineRoutes([
     path: "/api/dashboard/keys/:id",
     access: access.owner,
     summary: "Revoke an API key: immediate and permanent",
+    response: { description: "The revoked key" },
     async handler(event, { service, workspace }) {
       return repo(service, createApiKeyRepo).revoke(workspace.id, getRouterParam(event, "id")!);
     },

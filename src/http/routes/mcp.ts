@@ -30,6 +30,8 @@ export const mcpRoutes = defineRoutes([
     path: "/api/mcp",
     access: access.key,
     summary: "MCP streamable HTTP (stateless, JSON responses); each tool checks its grant (docs/mcp.md)",
+    body: { description: "A JSON-RPC message of the Model Context Protocol (streamable HTTP); tools and grants in docs/mcp.md" },
+    response: { description: "The JSON-RPC answer" },
     handler: (event, ctx) => ctx.service.mcp(event.req, { workspaceId: ctx.workspace.id, key: keyOf(ctx) }),
   },
   {

@@ -12,7 +12,7 @@ import { createMediaRepo, toMediaMeta } from "../../storage/media.js";
 import { access } from "../access.js";
 import { readBytes } from "../body.js";
 import { readFormData } from "../form-data.js";
-import { readPage } from "../paging.js";
+import { readPage, PAGE_PARAMS } from "../paging.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { mediaResponse } from "./media-delivery.js";
 
@@ -28,6 +28,8 @@ export const mediaRoutes = defineRoutes([
     path: "/api/dashboard/media",
     access: access.grant("media:read"),
     summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=)",
+    query: PAGE_PARAMS,
+    response: { list: "page", description: "Media assets, newest first (limit default 50, max 100)" },
     handler: (event, ctx) => media(ctx).list(ctx.workspace.id, readPage(getQuery(event))),
   },
   {
@@ -35,6 +37,9 @@ export const mediaRoutes = defineRoutes([
     path: "/api/dashboard/media",
     access: access.grant("media:write"),
     summary: "Upload an asset: raw body with ?filename= and Content-Type, or multipart field `file`",
+    query: [{ name: "filename", description: "The file name of a raw-body upload (not with multipart)." }],
+    body: { contentType: "application/octet-stream", description: "The file's bytes with its Content-Type; or multipart/form-data with a field `file`" },
+    response: { status: 201, description: "The asset's metadata {id, filename, content_type, size, created_at, width?, height?}" },
     async handler(event, ctx) {
       const upload = await readUpload(event, ctx.service.options.uploadLimit);
       const record = await media(ctx).create(ctx.workspace.id, upload);
@@ -47,6 +52,7 @@ export const mediaRoutes = defineRoutes([
     path: "/api/dashboard/media/:id",
     access: access.grant("media:write"),
     summary: "Delete an asset and its bytes",
+    response: { status: 204 },
     async handler(event, ctx) {
       await media(ctx).remove(ctx.workspace.id, id(event));
       event.res.status = 204;
@@ -58,6 +64,7 @@ export const mediaRoutes = defineRoutes([
     path: "/api/v1/media/:id",
     access: access.public,
     summary: "An asset's bytes (ETag, Range, immutable caching, nosniff; no CORS)",
+    response: { contentType: "application/octet-stream", description: "The bytes, with the asset's Content-Type; 206 for a Range request" },
     async handler(event, ctx) {
       const { record, bytes } = await media(ctx).read(ctx.workspace.id, id(event));
       return mediaResponse(event.req, record, bytes);
@@ -68,6 +75,7 @@ export const mediaRoutes = defineRoutes([
     path: "/api/v1/media/:id/meta",
     access: access.public,
     summary: "An asset's metadata: {id, filename, content_type, size, created_at, width?, height?}",
+    response: { description: "{id, filename, content_type, size, created_at, width?, height?}" },
     handler: async (event, ctx) => toMediaMeta(await media(ctx).get(ctx.workspace.id, id(event))),
   },
 ]);

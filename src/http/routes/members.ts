@@ -18,6 +18,7 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members",
     access: access.owner,
     summary: "List members and owners with role and grants → {data, meta: {total}}",
+    response: { list: "whole", description: "Members and owners with role and grants" },
     async handler(_event, { service, workspace }) {
       return listOf(await repo(service, createDashboardUserRepo).list(workspace.id));
     },
@@ -27,6 +28,8 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members",
     access: access.owner,
     summary: "Create a member or owner {email, password, role, grants}",
+    body: { description: "{email, password, role: owner | member, grants}" },
+    response: { status: 201, description: "The member" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["email", "password", "role", "grants"], "POST /api/dashboard/members");
@@ -45,6 +48,7 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members/:id",
     access: access.owner,
     summary: "One member or owner",
+    response: { description: "The member" },
     async handler(event, { service, workspace }) {
       const member = await repo(service, createDashboardUserRepo).get(workspace.id, getRouterParam(event, "id")!);
       if (!member) throw notFound("No such dashboard user");
@@ -56,6 +60,8 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members/:id",
     access: access.owner,
     summary: "Change {role?, grants?}; effective at the person's next refresh",
+    body: { description: "{role?, grants?}" },
+    response: { description: "The member" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["role", "grants"], "PATCH /api/dashboard/members/{id}");
@@ -70,6 +76,7 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members/:id",
     access: access.owner,
     summary: "Remove a member or owner and end their sessions",
+    response: { description: "The removed member" },
     async handler(event, { service, workspace }) {
       return repo(service, createDashboardUserRepo).remove(workspace.id, getRouterParam(event, "id")!);
     },

@@ -17,6 +17,7 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules",
     access: access.grant("rules:read"),
     summary: "List rules → {data: [{id, name, condition, created_at, updated_at}], meta: {total}}",
+    response: { list: "whole", description: "Rules {id, name, condition, created_at, updated_at}" },
     handler: async (_event, { service, workspace }) => listOf(await listRules(service, workspace.id)),
   },
   {
@@ -24,6 +25,8 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules",
     access: access.grant("rules:write"),
     summary: "Create a rule {name, condition}",
+    body: { description: "{name, condition}: a condition is {signed_in: true}, {account: {field, eq | in}}, {all: [..]} or {any: [..]} (docs/identity.md)" },
+    response: { status: 201, description: "The rule" },
     async handler(event, { service, workspace }) {
       const rule = await createRule(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
       event.res.status = 201;
@@ -35,6 +38,7 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules/:id",
     access: access.grant("rules:read"),
     summary: "One rule",
+    response: { description: "The rule" },
     handler: (event, { service, workspace }) => getRule(service, workspace.id, id(event)),
   },
   {
@@ -42,6 +46,8 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules/:id",
     access: access.grant("rules:write"),
     summary: "Replace a rule's name and condition; a new condition of a rule in use also needs entries:read",
+    body: { description: "{name, condition}" },
+    response: { description: "The rule" },
     async handler(event, { service, workspace, principal }) {
       return updateRule(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit), principal!);
     },
@@ -51,6 +57,7 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules/:id",
     access: access.grant("rules:write"),
     summary: "Delete a rule; 409 naming the collections still gated by it",
+    response: { status: 204 },
     async handler(event, { service, workspace }) {
       await deleteRule(service, workspace.id, id(event));
       return new Response(null, { status: 204 });

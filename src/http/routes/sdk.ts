@@ -14,6 +14,7 @@ export const sdkRoutes = defineRoutes([
     path: "/api/dashboard/sdk",
     access: access.grant("collections:read"),
     summary: "Generated TypeScript types + typed delivery client (application/typescript)",
+    response: { contentType: "application/typescript", description: "One TypeScript file: an interface per collection and a typed delivery client" },
     handler: async (_event, { service, workspace }) =>
       new Response(generateSdk(await listCollections(service, workspace.id)), {
         headers: {

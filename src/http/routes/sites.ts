@@ -8,7 +8,7 @@ import { badRequest, unsupportedMediaType } from "../../core/errors.js";
 import { deploySite, listDeploys, rollbackSite } from "../../services/sites.js";
 import { access } from "../access.js";
 import { readBytes, readJson } from "../body.js";
-import { readPage } from "../paging.js";
+import { readPage, PAGE_PARAMS } from "../paging.js";
 import { defineRoutes } from "../route.js";
 
 export { siteFallback } from "./site-serve.js";
@@ -21,6 +21,8 @@ export const siteRoutes = defineRoutes([
     path: "/api/dashboard/site/deploys",
     access: access.grant("sites:read"),
     summary: "List site deploys, newest first, the live one with live: true",
+    query: PAGE_PARAMS,
+    response: { list: "page", description: "Deploys, newest first; the live one has live: true" },
     handler: (event, ctx) => listDeploys(ctx.service, ctx.workspace.id, readPage(getQuery(event))),
   },
   {
@@ -28,6 +30,8 @@ export const siteRoutes = defineRoutes([
     path: "/api/dashboard/site/deploys",
     access: access.grant("sites:write"),
     summary: "Deploy a tar.gz of a built site and make it live (atomic switch)",
+    body: { contentType: "application/gzip", description: "A tar.gz of the built site" },
+    response: { status: 201, description: "The deploy, now live" },
     async handler(event, ctx) {
       const type = event.req.headers.get("content-type");
       if (type && !ARCHIVE_TYPES.test(type)) {
@@ -45,6 +49,8 @@ export const siteRoutes = defineRoutes([
     path: "/api/dashboard/site/rollback",
     access: access.grant("sites:write"),
     summary: "Make the previous deploy live again, or the one named by {deploy_id}",
+    body: { optional: true, description: "Optional {deploy_id}: the deploy to make live; default the previous one" },
+    response: { description: "The deploy now live" },
     async handler(event, ctx) {
       const body = (await readJson(event, ctx.service.options.bodyLimit)) ?? {};
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("Request body must be a JSON object");

@@ -12,6 +12,7 @@ import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { parsePage } from "../page.js";
 import { defineRoutes } from "../route.js";
+import { PAGE_PARAMS } from "../paging.js";
 
 const param = (event: H3Event, name: string) => getRouterParam(event, name)!;
 const BASE = "/api/dashboard/forms/:slug/submissions";
@@ -22,6 +23,8 @@ export const submissionRoutes = defineRoutes([
     path: BASE,
     access: access.grant("submissions:read"),
     summary: "List a form's submissions, newest first (?limit=&offset=) → {data, meta: {total, limit, offset}}",
+    query: PAGE_PARAMS,
+    response: { list: "page", description: "Submissions, newest first" },
     async handler(event, { service, workspace }) {
       const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event)));
       return pageOf(page.rows.map(submissionView), page.total, page);
@@ -32,6 +35,7 @@ export const submissionRoutes = defineRoutes([
     path: `${BASE}/:id`,
     access: access.grant("submissions:read"),
     summary: "One submission {id, form_id, data, files, _submitted_at, _updated_at}",
+    response: { description: "{id, form_id, data, files, _submitted_at, _updated_at}" },
     handler: async (event, { service, workspace }) =>
       submissionView(await getSubmission(service, workspace.id, param(event, "slug"), param(event, "id"))),
   },
@@ -40,6 +44,8 @@ export const submissionRoutes = defineRoutes([
     path: `${BASE}/:id`,
     access: access.grant("submissions:write"),
     summary: "Edit submitted values {field: value | null}; null on a file field deletes the file",
+    body: { description: "{field: value | null}" },
+    response: { description: "The submission" },
     async handler(event, { service, workspace }) {
       const patch = await readJsonObject(event, service.options.bodyLimit);
       return submissionView(await patchSubmission(service, workspace.id, param(event, "slug"), param(event, "id"), patch));
@@ -50,6 +56,7 @@ export const submissionRoutes = defineRoutes([
     path: `${BASE}/:id`,
     access: access.grant("submissions:write"),
     summary: "Delete a submission and its uploaded files",
+    response: { status: 204 },
     async handler(event, { service, workspace }) {
       await deleteSubmission(service, workspace.id, param(event, "slug"), param(event, "id"));
       return new Response(null, { status: 204 });
@@ -60,6 +67,7 @@ export const submissionRoutes = defineRoutes([
     path: `${BASE}/:id/files/:fileId`,
     access: access.grant("submissions:read"),
     summary: "Download one uploaded file (attachment)",
+    response: { contentType: "application/octet-stream", description: "The file, as an attachment" },
     async handler(event, { service, workspace }) {
       const { file, bytes } = await getSubmissionFile(service, workspace.id, param(event, "slug"), param(event, "id"), param(event, "fileId"));
       // Visitor-supplied bytes: always a download, never rendered or sniffed.

@@ -18,6 +18,7 @@ import { identityDisabled } from "../middleware/auth.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
 import { parsePage } from "../page.js";
 import { defineRoutes } from "../route.js";
+import { PAGE_PARAMS } from "../paging.js";
 
 const FIELDS = ["email", "password", "attributes", "active", "email_verified"];
 const id = (event: H3Event) => getRouterParam(event, "id")!;
@@ -54,6 +55,8 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users",
     access: access.grant("users:read"),
     summary: "List end users (?limit=&offset=) → {data: [{id, email, attributes, active, created_at, updated_at}], meta: {total, limit, offset}}",
+    query: PAGE_PARAMS,
+    response: { list: "page", description: "End users {id, email, attributes, active, created_at, updated_at}" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const page = parsePage(getQuery(event));
@@ -66,6 +69,8 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users",
     access: access.grant("users:write"),
     summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true); while a collection is gated also needs entries:read",
+    body: { description: "{email, password, attributes?, active?, email_verified?}" },
+    response: { status: 201, description: "The end user" },
     async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);
       const change = parseChange(await readJsonObject(event, service.options.bodyLimit));
@@ -88,6 +93,7 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users/:id",
     access: access.grant("users:read"),
     summary: "One end user",
+    response: { description: "The end user" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const user = await repo(service, createEndUserRepo).get(workspace.id, id(event));
@@ -100,6 +106,8 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users/:id",
     access: access.grant("users:write"),
     summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions; while a collection is gated, a change a rule or sign-in can use also needs entries:read",
+    body: { description: "{email?, password?, attributes?, active?, email_verified?}" },
+    response: { description: "The end user" },
     async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);
       const change = parseChange(await readJsonObject(event, service.options.bodyLimit));
@@ -114,6 +122,7 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users/:id",
     access: access.grant("users:write"),
     summary: "Delete an end user and their sessions",
+    response: { status: 204 },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       if (!(await repo(service, createEndUserRepo).remove(workspace.id, id(event)))) throw unknownUser();

@@ -46,6 +46,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks",
     access: access.owner,
     summary: "List webhooks → {data: [webhook], meta: {total}}",
+    response: { list: "whole", description: "Webhooks {id, url, events, active, format, header_names, created_at}" },
     handler: async (_event, ctx) => listOf(await webhooks(ctx).list(ctx.workspace.id)),
   },
   {
@@ -53,6 +54,8 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks",
     access: access.owner,
     summary: "Create a webhook (secret generated, never returned here)",
+    body: { description: "{url, events, format?, headers?} (spec 4.3)" },
+    response: { status: 201, description: "The webhook {id, url, events, active, format, header_names, created_at}; no secret, no header values" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       assertKeys(body, WRITABLE, "POST /api/dashboard/webhooks");
@@ -73,6 +76,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id",
     access: access.owner,
     summary: "Get a webhook",
+    response: { description: "The webhook, shaped as the create response" },
     handler: (event, ctx) => webhooks(ctx).get(ctx.workspace.id, id(event)),
   },
   {
@@ -80,6 +84,8 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id",
     access: access.owner,
     summary: "Update a webhook (custom-header semantics of spec 4.3)",
+    body: { description: "{url?, events?, format?, headers?}; in headers an empty value keeps the stored one, null or {} clears all" },
+    response: { description: "The webhook, shaped as the create response" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       assertKeys(body, WRITABLE, "PUT /api/dashboard/webhooks/{id}");
@@ -101,6 +107,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id",
     access: access.owner,
     summary: "Delete a webhook",
+    response: { status: 204 },
     async handler(event, ctx) {
       await webhooks(ctx).remove(ctx.workspace.id, id(event));
       event.res.status = 204;
@@ -112,6 +119,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
     summary: "Webhook settings: active, debounce, and the secret",
+    response: { description: "{active, debounce_ms, debounce_scope, secret}" },
     handler: (event, ctx) => webhooks(ctx).settings(ctx.workspace.id, id(event)),
   },
   {
@@ -119,6 +127,8 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
     summary: "Change active, debounce_ms (≤ 3,600,000) and debounce_scope (entry | webhook)",
+    body: { description: "{active?, debounce_ms?, debounce_scope?}" },
+    response: { description: "The settings as stored" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       for (const key of Object.keys(body)) {
@@ -136,6 +146,8 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id/test",
     access: access.owner,
     summary: "Send one signed sample delivery through the real delivery path",
+    body: { optional: true, description: "Optional {event}: the event name of the sample" },
+    response: { description: "The delivery's outcome" },
     async handler(event, ctx) {
       const body = ((await readJson(event, ctx.service.options.bodyLimit)) ?? {}) as Record<string, unknown>;
       if (typeof body !== "object" || Array.isArray(body)) throw badRequest("Request body must be a JSON object");

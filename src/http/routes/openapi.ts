@@ -1,0 +1,37 @@
+/**
+ * GET /api/openapi.json: the workspace's OpenAPI 3.1 document (http/openapi.ts). Readable without
+ * a credential, since the routes are the same on every workspace; the shapes of private and gated
+ * collections are workspace data readable with collections:read only (like GET /api/dashboard/sdk),
+ * so the anonymous document lists public collections alone.
+ */
+import { access } from "../access.js";
+import { defineRoutes, type RouteDef } from "../route.js";
+import { authenticate } from "../middleware/auth.js";
+import { openApiDocument } from "../openapi.js";
+import { hasGrant } from "../../core/grants.js";
+import { listCollections } from "../../services/collections.js";
+import type { Principal } from "../../core/principal.js";
+
+const mayReadDefinitions = (p: Principal | undefined) =>
+  p !== undefined && p.kind !== "account" && ((p.kind === "user" && p.role === "owner") || hasGrant(p.grants, "collections:read"));
+
+/** The route, documenting `routes()` (read when asked, so the list may include this route itself). */
+export function openApiRoutes(routes: () => readonly RouteDef[]): RouteDef[] {
+  return defineRoutes([
+    {
+      method: "GET",
+      path: "/api/openapi.json",
+      access: access.custom("none; private and gated collections' shapes only with a key or dashboard session holding collections:read"),
+      summary: "This workspace's OpenAPI 3.1 document (routes, bodies, per-collection entry schemas)",
+      response: { description: "An OpenAPI 3.1 document" },
+      handler: async (event, { service, workspace }) => {
+        const principal = await authenticate(event, service, workspace, ["key", "user"]);
+        const visible = mayReadDefinitions(principal);
+        const collections = (await listCollections(service, workspace.id)).filter((c) => visible || c.access === "public");
+        event.res.headers.set("cache-control", "no-cache");
+        event.res.headers.set("vary", "authorization");
+        return openApiDocument(routes(), collections, { title: workspace.name });
+      },
+    },
+  ]);
+}
