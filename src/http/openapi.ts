@@ -109,10 +109,12 @@ function openApiPath(path: string): { path: string; params: string[] } {
   return { path: converted, params };
 }
 
+const SESSION_PATHS = new Set(["login", "refresh", "logout", "me"]);
+
 /** The tag of a path: its surface and resource (`dashboard: collections`, `delivery: forms`, `mcp`). */
 export function tagOf(path: string): string {
   const parts = path.split("/").filter(Boolean);
-  if (parts[1] === "dashboard") return `dashboard: ${parts[2] ?? ""}`;
+  if (parts[1] === "dashboard") return `dashboard: ${SESSION_PATHS.has(parts[2] ?? "") ? "sign-in" : (parts[2] ?? "")}`;
   if (parts[1] === "v1") {
     const resource = parts[2] ?? "";
     if (resource === "accounts") return "accounts";
