@@ -21,6 +21,13 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     reportCompressedSize: false,
-    rolldownOptions: { checks: { pluginTimings: false } },
+    rolldownOptions: {
+      checks: { pluginTimings: false },
+      // Two pages: the app, and the API reference viewer at /_/api/ (http/dashboard/serve.ts).
+      input: {
+        index: fileURLToPath(new URL("index.html", import.meta.url)),
+        api: fileURLToPath(new URL("api/index.html", import.meta.url)),
+      },
+    },
   },
 });

@@ -14,6 +14,10 @@ import { dashboardDir, loadDashboardAssets, type DashboardAsset, type DashboardA
 /** Where the dashboard lives on its host. */
 export const DASHBOARD_PREFIX = "/_/";
 
+/** The API reference viewer (`/_/api/`): its own page beside the app, showing GET /api/openapi.json. */
+const API_VIEWER_PAGE = "api/index.html";
+const API_VIEWER_PATHS = new Set(["api", "api/", API_VIEWER_PAGE]);
+
 export const DASHBOARD_CSP = [
   "default-src 'none'",
   "script-src 'self'",
@@ -68,6 +72,8 @@ export function dashboardHandler(service: ServiceContext, enabled: boolean): (ev
     const built = await load();
     if (!built) throw new ServiceError(503, "unavailable", "The dashboard assets are not built (npm run build)");
     const rest = path.slice(DASHBOARD_PREFIX.length);
+    const viewer = API_VIEWER_PATHS.has(rest) ? built.get(API_VIEWER_PAGE) : undefined;
+    if (viewer) return assetResponse(event.req, viewer, "no-cache", method);
     const asset = built.get(rest);
     if (asset && rest !== "index.html") return assetResponse(event.req, asset, IMMUTABLE_CACHE, method);
     // Hashed assets never fall back to the page: a stale reference must fail loudly.

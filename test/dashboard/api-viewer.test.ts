@@ -1,0 +1,61 @@
+/**
+ * The API reference viewer at /_/api/ on the dashboard host: Swagger UI (swagger-ui-dist served
+ * from the built dashboard, same origin) renders the workspace's GET /api/openapi.json under the
+ * dashboard's CSP, with no violation and no page error. Real `svc serve`, real Chromium.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { requestAt } from "../helpers/server.js";
+import { cspViolations, describeBrowser, screenshot, startDashboard, type Dashboard } from "./browser.js";
+import { DASHBOARD_CSP } from "../../src/http/dashboard/serve.js";
+
+describeBrowser("dashboard in Chromium: API reference viewer", () => {
+  let d: Dashboard;
+  let page: Page;
+  let csp: string[];
+  const pageErrors: string[] = [];
+  const site = (path: string, init: Parameters<typeof requestAt>[2] = {}) => requestAt(`http://127.0.0.1:${d.port}`, path, { host: "demo.localhost", ...init });
+
+  beforeAll(async () => {
+    d = await startDashboard();
+    const login = await site("/api/dashboard/login", { method: "POST", json: d.owner });
+    const token = (await login.json()).access_token as string;
+    const created = await site("/api/dashboard/collections", {
+      method: "POST",
+      token,
+      json: { name: "posts", access: "public", fields: [{ name: "title", type: "string", required: true }] },
+    });
+    expect(created.status).toBe(201);
+    page = await (await d.context()).newPage();
+    csp = cspViolations(page);
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+  }, 60_000);
+  afterAll(() => d?.close());
+
+  it("serves the viewer page under the dashboard's CSP, on the dashboard host only", async () => {
+    const res = await requestAt(`http://127.0.0.1:${d.port}`, "/_/api/", { host: "admin.localhost" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe(DASHBOARD_CSP);
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    const html = await res.text();
+    expect(html).toContain('<div id="swagger-ui">');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // Elsewhere /_/ redirects to the dashboard host, like the app.
+    const elsewhere = await site("/_/api/", { redirect: "manual" });
+    expect(elsewhere.status).toBe(302);
+  });
+
+  it("renders the workspace's operations, per-collection paths included, with no CSP violation", async () => {
+    await page.goto(new URL("api/", d.url).href);
+    await page.locator(".opblock").first().waitFor({ timeout: 60_000 });
+    const paths = await page.locator(".opblock-summary-path").allTextContents();
+    const clean = paths.map((p) => p.replace(/\u200b/g, "").trim());
+    expect(clean).toEqual(expect.arrayContaining(["/api/v1/{collection}", "/api/v1/posts", "/api/dashboard/collections", "/api/mcp", "/api/openapi.json"]));
+    expect(await page.locator(".info .title").textContent()).toContain("contentsvc API");
+    // The document was read from this origin, never a public validator service.
+    expect(await page.locator(".errors-wrapper").count()).toBe(0);
+    await screenshot(page, "api-viewer");
+    expect(csp).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
