@@ -3,7 +3,7 @@
  * method, path, summary, access, parameters and body fields. Pure; the staleness test in
  * test/docs/api-reference.test.ts keeps the committed copy equal to this output.
  */
-import { ACCESS_EXTENSION } from "./openapi.js";
+import { ACCESS_EXTENSION, byTagOrder } from "./openapi.js";
 import { describeAccess, type Access } from "./access.js";
 
 type Json = Record<string, unknown>;
@@ -85,12 +85,6 @@ function renderResponse(responses: Record<string, Json>): string {
   return `Answers ${status}${media && media !== "application/json" ? ` (\`${media}\`)` : ""}: ${cell(ok.description)}.`;
 }
 
-const ORDER = ["delivery", "accounts", "dashboard", "mcp", "openapi"];
-const rank = (tag: string) => {
-  const i = ORDER.findIndex((p) => tag.startsWith(p));
-  return i === -1 ? ORDER.length : i;
-};
-
 /** The Markdown reference of an OpenAPI document built by openApiDocument. */
 export function renderApiReference(doc: Json): string {
   const paths = doc.paths as Record<string, Record<string, Json>>;
@@ -103,7 +97,7 @@ export function renderApiReference(doc: Json): string {
       byTag.get(tag)!.push({ method: method.toUpperCase(), path, op });
     }
   }
-  const tags = [...byTag.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const tags = [...byTag.keys()].sort(byTagOrder);
   const lines: string[] = [
     "# HTTP API reference",
     "",

@@ -109,6 +109,15 @@ function openApiPath(path: string): { path: string; params: string[] } {
   return { path: converted, params };
 }
 
+const TAG_ORDER = ["delivery", "accounts", "dashboard", "mcp", "openapi"];
+const tagRank = (tag: string) => {
+  const i = TAG_ORDER.findIndex((p) => tag.startsWith(p));
+  return i === -1 ? TAG_ORDER.length : i;
+};
+
+/** Tags in reading order: what a site calls first (delivery, accounts), then management, then the rest. */
+export const byTagOrder = (a: string, b: string) => tagRank(a) - tagRank(b) || a.localeCompare(b);
+
 const SESSION_PATHS = new Set(["login", "refresh", "logout", "me"]);
 
 /** The tag of a path: its surface and resource (`dashboard: collections`, `delivery: forms`, `mcp`). */
@@ -278,7 +287,7 @@ export function openApiDocument(routes: readonly RouteDef[], collections: Pick<C
     },
     servers: [{ url: options.server ?? "/" }],
     tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)))]
-      .sort()
+      .sort(byTagOrder)
       .map((name) => ({ name })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
