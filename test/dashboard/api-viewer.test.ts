@@ -55,6 +55,12 @@ describeBrowser("dashboard in Chromium: API reference viewer", () => {
     // The document was read from this origin, never a public validator service.
     expect(await page.locator(".errors-wrapper").count()).toBe(0);
     await screenshot(page, "api-viewer");
+    // A collection's own path shows its entry schema: the field the collection defines is in the example.
+    const posts = page.locator(".opblock").filter({ has: page.locator('.opblock-summary-path[data-path="/api/v1/posts"]') });
+    await posts.locator(".opblock-summary").click();
+    await expect.poll(() => posts.textContent(), { timeout: 30_000 }).toContain('"title"');
+    expect(csp).toEqual([]);
+    expect(pageErrors).toEqual([]);
     expect(csp).toEqual([]);
     expect(pageErrors).toEqual([]);
   });

@@ -17,7 +17,7 @@ import type { TenantWorkspace } from "../middleware/tenant.js";
 import { defineRoutes } from "../route.js";
 import { requestHost } from "../middleware/tenant.js";
 import { sendVerification, verifyEmail } from "../../services/verification.js";
-import { loginFailed, readCredentials, sentApiKey } from "./dashboard-auth.js";
+import { credentialsSchema, loginFailed, readCredentials, sentApiKey } from "./dashboard-auth.js";
 
 const requireIdentity = (workspace: TenantWorkspace) => {
   if (!workspace.identity) throw identityDisabled();
@@ -61,7 +61,7 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/login",
     access: access.public,
     summary: "Sign in {email, password} → {token, expires_at}: an account session of 30 days",
-    body: { description: "{email, password}" },
+    body: { schema: credentialsSchema },
     response: { description: "{token, expires_at}: the as_ account session" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);

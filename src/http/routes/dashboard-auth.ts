@@ -13,6 +13,7 @@ import { readJson, readJsonObject } from "../body.js";
 import { bearerToken } from "../middleware/auth.js";
 import { beginSignIn } from "../middleware/login-limit.js";
 import { defineRoutes } from "../route.js";
+import { z } from "zod";
 
 /**
  * The one answer to every failed sign-in — unknown email, wrong password, a key or token as the
@@ -20,11 +21,14 @@ import { defineRoutes } from "../route.js";
  */
 export const loginFailed = () => new ServiceError(401, "unauthorized", "Invalid email or password");
 
+/** The body of both sign-ins (dashboard and account); other keys are ignored. */
+export const credentialsSchema = z.object({ email: z.string(), password: z.string() });
+
 /** Reads `{email, password}`; 400 only for a body that is not that shape (no oracle in it). */
 export function readCredentials(body: Record<string, unknown>): { email: string; password: string } {
-  const { email, password } = body;
-  if (typeof email !== "string" || typeof password !== "string") throw badRequest("Send {email, password} as strings");
-  return { email, password };
+  const parsed = credentialsSchema.safeParse(body);
+  if (!parsed.success) throw badRequest("Send {email, password} as strings");
+  return { email: parsed.data.email, password: parsed.data.password };
 }
 
 /** True when the request carries an API key: spec 5.1, a key never becomes a session. */
@@ -36,7 +40,7 @@ export const dashboardAuthRoutes = defineRoutes([
     path: "/api/dashboard/login",
     access: access.public,
     summary: "Sign in with {email, password} → {access_token, refresh_token, expires_in, role}",
-    body: { description: "{email, password}" },
+    body: { schema: credentialsSchema },
     response: { description: "{access_token, refresh_token, expires_in, role}" },
     async handler(event, { service, workspace }) {
       const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
