@@ -61,7 +61,5 @@ describeBrowser("dashboard in Chromium: API reference viewer", () => {
     await expect.poll(() => posts.textContent(), { timeout: 30_000 }).toContain('"title"');
     expect(csp).toEqual([]);
     expect(pageErrors).toEqual([]);
-    expect(csp).toEqual([]);
-    expect(pageErrors).toEqual([]);
   });
 });
