@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { requestAt } from "../helpers/server.js";
-import { cspViolations, describeBrowser, screenshot, startDashboard, type Dashboard } from "./browser.js";
+import { cspViolations, describeBrowser, screenshot, signIn, startDashboard, type Dashboard } from "./browser.js";
 import { DASHBOARD_CSP } from "../../src/http/dashboard/serve.js";
 
 describeBrowser("dashboard in Chromium: API reference viewer", () => {
@@ -43,6 +43,16 @@ describeBrowser("dashboard in Chromium: API reference viewer", () => {
     // Elsewhere /_/ redirects to the dashboard host, like the app.
     const elsewhere = await site("/_/api/", { redirect: "manual" });
     expect(elsewhere.status).toBe(302);
+  });
+
+  it("the dashboard's top bar links to it, in a new tab", async () => {
+    const app = await (await d.context()).newPage();
+    await signIn(app, d.url, d.owner.email, d.owner.password);
+    const link = app.getByRole("link", { name: "API reference" });
+    expect(await link.getAttribute("href")).toBe("/_/api/");
+    const [viewer] = await Promise.all([app.waitForEvent("popup"), link.click()]);
+    await viewer.locator(".opblock").first().waitFor({ timeout: 60_000 });
+    expect(new URL(viewer.url()).pathname).toBe("/_/api/");
   });
 
   it("renders the workspace's operations, per-collection paths included, with no CSP violation", async () => {
