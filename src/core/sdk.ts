@@ -35,10 +35,20 @@ export function sdkTypeNames(names: string[]): Map<string, string> {
   return out;
 }
 
+/**
+ * Whether a read returns null for the field when unset: optional fields do, except many-to-many
+ * ones (an empty array) and json (its value as stored).
+ *
+ * @example
+ * nullableOnRead({ name: "views", type: "number" }); // true
+ */
+export function nullableOnRead(f: FieldDefinition): boolean {
+  return !(f.required || f.type === "relations" || f.type === "json");
+}
+
 function fieldType(f: FieldDefinition): string {
   const ts = FIELD_TS[f.type];
-  // Reads return null for an unset optional field, and [] for an unset many-to-many one.
-  return f.required || f.type === "relations" || f.type === "json" ? ts : `${ts} | null`;
+  return nullableOnRead(f) ? `${ts} | null` : ts;
 }
 
 /** Generates the SDK source for a workspace's collections. */

@@ -10,10 +10,10 @@
  */
 import { z } from "zod";
 import type { CollectionDefinition } from "../core/collections.js";
-import { entrySystemFieldsSchema, entryValuesSchema } from "../core/entry-schema.js";
+import { entrySystemFieldsSchema, fieldValueSchema } from "../core/entry-schema.js";
 import { ENTRY_LIST_PARAMS } from "../core/entry-query.js";
 import { TOKEN_PREFIXES } from "../core/keys.js";
-import { sdkTypeNames } from "../core/sdk.js";
+import { nullableOnRead, sdkTypeNames } from "../core/sdk.js";
 import { describeAccess, type Access } from "./access.js";
 import type { BodyDoc, QueryParamDoc, ResponseDoc, RouteDef } from "./route.js";
 
@@ -192,17 +192,14 @@ function operation(route: RouteDef, params: string[]): Json {
 /** The component name of a collection's entry schema. */
 export const entrySchemaName = (collection: string) => `Entry_${collection}`;
 
-/** A collection's entry as delivered: system fields plus its typed fields (unset optional ones are null). */
+/** A collection's entry as read (delivery and dashboard): system fields plus its typed fields, every key present. */
 function entrySchema(def: Pick<CollectionDefinition, "name" | "fields" | "access">): Json {
-  const system = jsonSchemaOf(entrySystemFieldsSchema, "output");
-  const values = jsonSchemaOf(entryValuesSchema(def, "create"));
-  const valueProps = (values.properties ?? {}) as Record<string, Json>;
+  const fields = Object.fromEntries(def.fields.map((f) => [f.name, nullableOnRead(f) ? fieldValueSchema(f).nullable() : fieldValueSchema(f)]));
+  const schema = jsonSchemaOf(entrySystemFieldsSchema.extend(fields));
   return {
-    type: "object",
+    ...schema,
     description: `An entry of collection ${def.name} (access: ${def.access}).`,
-    properties: { ...(system.properties as Json), ...valueProps },
-    required: [...((system.required as string[]) ?? []), ...Object.keys(valueProps)],
-    additionalProperties: false,
+    required: Object.keys(schema.properties as Json),
   };
 }
 
