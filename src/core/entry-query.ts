@@ -24,6 +24,9 @@ export const ENTRY_LIST_PARAMS: { name: string; description: string }[] = [
   { name: "status", description: "Dashboard only: draft or published." },
 ];
 
+/** The delivery list reads them all but `status` (it never returns drafts). */
+export const DELIVERY_LIST_PARAMS = ENTRY_LIST_PARAMS.filter((q) => q.name !== "status");
+
 /** Sortable system keys and the columns they read (a fixed map: nothing user-supplied). */
 export const SYSTEM_SORT_COLUMNS = {
   id: "id",

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { CollectionDefinition } from "../core/collections.js";
 import { entrySystemFieldsSchema, fieldValueSchema } from "../core/entry-schema.js";
-import { ENTRY_LIST_PARAMS } from "../core/entry-query.js";
+import { DELIVERY_LIST_PARAMS } from "../core/entry-query.js";
 import { TOKEN_PREFIXES } from "../core/keys.js";
 import { nullableOnRead, sdkTypeNames } from "../core/sdk.js";
 import { describeAccess, type Access } from "./access.js";
@@ -91,8 +91,8 @@ function bodySchema(doc: BodyDoc, io: "input" | "output"): Json {
   const description = doc.description ? { description: doc.description } : {};
   // Bytes (media, archives, the SDK): OpenAPI 3.1 describes them by the media type alone.
   if (doc.contentType && doc.contentType !== "application/json") return description;
-  if (doc.schema) return { ...jsonSchemaOf(doc.schema, io), ...(doc.description ? { description: doc.description } : {}) };
-  return { type: "object", ...(doc.description ? { description: doc.description } : {}) };
+  if (doc.schema) return { ...jsonSchemaOf(doc.schema, io), ...description };
+  return { type: "object", ...description };
 }
 
 function content(doc: BodyDoc, schema: Json): Json {
@@ -227,7 +227,7 @@ function collectionPaths(def: Pick<CollectionDefinition, "name" | "fields" | "ac
         ...common,
         operationId: `list_${def.name}`,
         summary: `List published ${def.name} entries (${typeName})`,
-        parameters: ENTRY_LIST_PARAMS.filter((q) => q.name !== "status").map((q) => ({ name: q.name, in: "query", required: false, description: q.description, schema: { type: "string" } })),
+        parameters: queryParameters(DELIVERY_LIST_PARAMS),
         responses: {
           ...responses(undefined),
           "200": { description: "A page of published entries", content: { "application/json": { schema: listSchema(entry, "page") } } },

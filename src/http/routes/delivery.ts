@@ -17,7 +17,7 @@ import { assertCanRead, readerKinds } from "../../services/gates.js";
 import { createDeliveryCache } from "../../services/delivery-cache.js";
 import { repo } from "../../storage/context.js";
 import type { StoredCollection } from "../../storage/collections.js";
-import { ENTRY_LIST_PARAMS } from "../../core/entry-query.js";
+import { DELIVERY_LIST_PARAMS } from "../../core/entry-query.js";
 
 const ACCESS = access.custom(
   "public: none (any credential ignored); private: API key with entries:read; gated: that, or an account session satisfying the rule; never a dashboard session",
@@ -29,7 +29,7 @@ export const deliveryRoutes = defineRoutes([
     path: "/api/v1/:collection",
     access: ACCESS,
     summary: "List published entries: limit, offset, sort, filter[field] → {data, meta: {total, limit, offset}}",
-    query: ENTRY_LIST_PARAMS.filter((p) => p.name !== "status"),
+    query: DELIVERY_LIST_PARAMS,
     response: { list: "page", description: "Published entries; each collection's own path documents its entry schema" },
     handler: (event, ctx) =>
       cached(event, ctx, `l|${event.url.search}`, (collection) => listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true })),
