@@ -21,7 +21,8 @@
 import { eventSubjectId, type ServiceEvent } from "../core/events.js";
 import { createDebounceWindows } from "./debounce.js";
 import { createPinnedAgent } from "./pinned-agent.js";
-import { DEFAULTS, MAX_DEBOUNCE_MS, resolveOptions } from "./options.js";
+import { DEBOUNCE_MAX_MS } from "../core/webhook-policy.js";
+import { DEFAULTS, resolveOptions } from "./options.js";
 import { createDeliveryQueue } from "./queue.js";
 import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
 import { memoryWindowStore } from "./window-store.js";
@@ -110,7 +111,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean): void => {
-    const delay = Math.min(target.debounceMs || 0, MAX_DEBOUNCE_MS);
+    const delay = Math.min(target.debounceMs || 0, DEBOUNCE_MAX_MS);
     if (immediate || !(delay > 0)) return send(target, event);
     const key =
       target.debounceScope === "webhook"
