@@ -9,6 +9,7 @@ import type { EntryListQuery } from "../core/entry-query.js";
 import type { StorageContext } from "./context.js";
 import type { Sql, SqlValue } from "./sql.js";
 import { buildListQuery, jsonPath } from "./entry-query.js";
+import { parseObjectColumn } from "./json-column.js";
 
 /** A stored row with `data` parsed. */
 export interface EntryRow {
@@ -29,12 +30,7 @@ type RawRow = Omit<EntryRow, "data" | "status"> & { status: string; data: string
 const COLUMNS = "id, collection_id, status, data, published_at, created_by, created_at, updated_at";
 
 function fromRaw(raw: RawRow): EntryRow {
-  let data: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(raw.data) as unknown;
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
-  } catch {}
-  return { ...raw, status: raw.status === "published" ? "published" : "draft", data };
+  return { ...raw, status: raw.status === "published" ? "published" : "draft", data: parseObjectColumn(raw.data) };
 }
 
 /**
