@@ -16,6 +16,7 @@ import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, 
 import type { StorageContext } from "./context.js";
 import { isUniqueViolation } from "./driver-errors.js";
 import { upgradePasswordHash } from "./password-upgrade.js";
+import { parseObjectColumn } from "./json-column.js";
 
 /** spec 3, 5.6, 8: fixed 30 days from issue. */
 export const ACCOUNT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -43,7 +44,7 @@ const toAccount = (r: Row): Account => ({
   id: r.id,
   email: r.email,
   email_verified: r.email_verified_at != null,
-  attributes: parseAttributes(r.attributes),
+  attributes: parseObjectColumn(r.attributes),
   created_at: r.created_at,
 });
 
@@ -122,13 +123,4 @@ export function createAccountRepo(ctx: StorageContext) {
       return row && toAccount(row);
     },
   };
-}
-
-function parseAttributes(json: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

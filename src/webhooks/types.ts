@@ -84,29 +84,38 @@ export interface DispatcherOptions {
 export type WindowStage = "coalesce" | "debounce";
 
 /**
- * Keyed trailing windows (spec 6.7.3): a window closes `delayMs` after the LAST value put in it and
- * hands only that value to the store's `onClose`, on exactly one instance.
+ * Ownership of the windows of one stage: the one interface of every window store. The timers and
+ * the fire path are shared (debounce.ts); the design is in window-store.ts.
+ *
+ * @example
+ * // A store where this process always owns its windows (what "memory" uses):
+ * const store: WindowStore<Event> = { put() {}, take: () => true };
  */
 export interface WindowStore<V> {
-  /** Puts `value` in the window `key` (opening it if needed); it closes `delayMs` after this call. */
-  touch(key: string, value: V, delayMs: number): void;
-  /** True when this instance has the window `key` open. */
-  has(key: string): boolean;
-  /** Closes this instance's windows now without `onClose`; returns the values this instance must send. */
-  drain(): V[] | Promise<V[]>;
-  /** Windows open (or closing) on this instance. */
-  readonly size: number;
-  /** Releases connections; called once by the dispatcher after its last drain. */
+  /**
+   * This instance put `value` in the window `key` (opening it, or restarting it); it closes
+   * `delayMs` from now. Never throws: failures are the store's to log and to remember.
+   */
+  put(key: string, value: V, delayMs: number): void;
+  /**
+   * This instance's timer of window `key` ran out (or the dispatcher is flushing). True when this
+   * instance owns the window and must send the value it put last; false when a later `put`
+   * elsewhere owns it. The store forgets the window either way. Never rejects.
+   */
+  take(key: string): boolean | Promise<boolean>;
+  /** Releases connections; called once by the dispatcher after its last flush. */
   close?(): Promise<void>;
 }
 
-/** Creates the store of one stage; `onClose` receives each closed window's last value. */
-export type WindowStoreFactory = <V>(
-  stage: WindowStage,
-  clock: DispatcherClock,
-  onClose: (value: V) => void,
-  logger: DispatcherLogger,
-) => WindowStore<V>;
+/** What a store factory is given for one stage. */
+export interface WindowStoreContext {
+  stage: WindowStage;
+  clock: DispatcherClock;
+  logger: DispatcherLogger;
+}
+
+/** Creates the store of one stage (the dispatcher makes one per stage). */
+export type WindowStoreFactory = <V>(context: WindowStoreContext) => WindowStore<V>;
 
 /** Outcome of one delivery (all its attempts). */
 export interface DeliveryResult {
