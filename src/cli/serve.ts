@@ -11,6 +11,7 @@ import { commandConfig, serviceOptions } from "./context.js";
 import { developmentMail } from "./dev-mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
 import { baseUrl, clientHost, demoBanner } from "./banner.js";
+import { parseLogFormat, serveLoggers } from "./request-log.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
 import { isServiceError } from "../core/errors.js";
@@ -30,6 +31,8 @@ interface ServeFlags {
   loginMaxBackoffMs?: string;
   loginWindowMs?: string;
   dashboard?: boolean;
+  logFormat?: string;
+  quiet?: boolean;
 }
 
 /** The sign-in throttling settings a flag of the same name sets (docs/configuration.md). */
@@ -52,7 +55,10 @@ export function registerServe(program: Command): void {
     .option("--login-backoff-ms <ms>", "first sign-in back-off, doubled with each further failure (default 1000)")
     .option("--login-max-backoff-ms <ms>", "longest sign-in back-off (default 900000)")
     .option("--login-window-ms <ms>", "failed sign-ins are forgotten this long after the last one (default 3600000)")
+    .option("--log-format <format>", "text (default) or json: one JSON object per log line")
+    .option("--quiet", "no request log (one line per request: method, host, path with query names only, status, ms, principal)")
     .action(async (opts: ServeFlags, cmd: Command) => {
+      const { logger, requestLog } = serveLoggers(parseLogFormat(opts.logFormat), opts.quiet === true);
       const { config } = await commandConfig(cmd, {
         ...Object.fromEntries(LOGIN_KEYS.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])),
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
@@ -76,7 +82,7 @@ export function registerServe(program: Command): void {
       }
 
       let listening = config.port;
-      const svc = await createService({ ...serviceOptions(config), ...developmentMail(config.hostname, () => listening) });
+      const svc = await createService({ ...serviceOptions(config), ...developmentMail(config.hostname, () => listening), logger, requestLog });
       // A cluster worker: the primary already bootstrapped and announces the port.
       const demo = cluster.isWorker ? undefined : await bootstrapOnce(svc.context).catch(async (error: unknown) => {
         await svc.close();
