@@ -19,7 +19,7 @@ const BIN = new URL("../../bin/svc.mjs", import.meta.url).pathname;
 /** Runs `svc serve` expecting it to exit; resolves with its code and output. */
 function serveExits(args: string[], dir: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, SVC_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"), NO_COLOR: "1" };
+    const env: NodeJS.ProcessEnv = { ...process.env, SVC_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"), NO_COLOR: "1" };
     for (const name of Object.keys(env)) if (/^(VITEST|TEST$|NODE_ENV$|PORT$)/.test(name)) delete env[name];
     const proc = spawn(process.execPath, [BIN, "serve", "--data", dir, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
