@@ -147,8 +147,13 @@ async function listenSingle(handler: Handler, config: { port: number; hostname: 
     https = { cert: tls.cert, key: tls.key };
   }
   const listener = await listen(handler, {
-    // An empty alternative range makes get-port-please fail on a busy port (its type wants a pair).
-    port: config.port === 0 ? 0 : { port: config.port, alternativePortRange: [] as unknown as [number, number], random: false },
+    // get-port-please resolves the port before listening: 0 would become 3000 (or the next free
+    // one), so 0 asks for a random free port; an empty alternative range makes a busy port fail
+    // (its type wants a pair). Its own console messages are off: we log through consola.
+    port:
+      config.port === 0
+        ? { random: true, verbose: false }
+        : { port: config.port, alternativePortRange: [] as unknown as [number, number], random: false, verbose: false },
     hostname: config.hostname,
     https,
     // /_/ on a workspace host redirects to its dashboard host.

@@ -106,7 +106,15 @@ describe.skipIf(!builtCli).each(drivers)("svc serve request log on %s", (driver)
     it("prints one JSON object per line, requests as fields", () => {
       const out = server.output();
       expectNoSecret(out, secrets);
-      const lines = out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+      // Complete lines only: the last one may still be arriving.
+      const complete = out.slice(0, out.lastIndexOf("\n")).split("\n").filter((l) => l !== "");
+      const lines = complete.map((l) => {
+        try {
+          return JSON.parse(l) as Record<string, unknown>;
+        } catch {
+          throw new Error(`not a JSON line: ${l}`);
+        }
+      });
       expect(lines.find((l) => typeof l.msg === "string" && l.msg.includes("listening on"))).toMatchObject({ level: "success" });
       const requests = lines.filter((l) => l.msg === "request");
       expect(requests.length).toBeGreaterThanOrEqual(9);

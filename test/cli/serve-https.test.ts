@@ -47,6 +47,8 @@ describe.skipIf(!builtCli)("svc serve through listhen", () => {
 
   it("--https: serves TLS with the local certificate; the printed commands work as pasted", async () => {
     expect(server.base).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    // --port 0 is a random (ephemeral) port, not get-port-please's default of 3000 and up.
+    expect(server.port).toBeGreaterThan(3100);
     const caFile = /clients trust it with its CA: (\S+)/.exec(output)![1]!;
     const ca = readFileSync(caFile, "utf8");
     const status = await new Promise<number>((resolve, reject) => {
