@@ -29,6 +29,8 @@ export interface Field {
   required?: boolean;
   collection?: string;
 }
+/** PATCH /collections/{name}: exactly one field change. */
+export type FieldChange = { add: Field } | { rename: { from: string; to: string } } | { remove: string };
 export type CollectionAccess = "public" | "private" | "gated";
 export interface CollectionInput {
   name?: string;

@@ -1,13 +1,14 @@
 /**
- * `svc collections create|list` and `svc entries create|list|publish|unpublish` (docs/content.md):
+ * `svc collections create|list|update` and `svc entries create|list|publish|unpublish` (docs/content.md):
  * try content from a shell without writing curl. Writes go through services/entries.ts like
  * every other write, so they fire the same events. `_created_by` of a CLI write is the
  * workspace's id (the local operator; documented in docs/content.md).
  */
 import type { Command } from "commander";
 import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
+import { isServiceError, ServiceError } from "../core/errors.js";
 import { collectionView } from "../storage/collections.js";
-import { createCollection, getCollection, listCollections } from "../services/collections.js";
+import { changeCollectionField, createCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, listEntries, updateEntry } from "../services/entries.js";
 import type { Entry } from "../core/events.js";
@@ -47,6 +48,28 @@ export function registerContent(program: Command): void {
         const ws = await requireWorkspace(svc, opts.workspace);
         const all = (await listCollections(svc.context, ws.id)).map(collectionView);
         out.result(all, () => (all.length ? all.map((c) => `${c.name}\t${c.access}\t${c.fields.map((f) => f.name).join(", ")}`) : "No collections"));
+      });
+    });
+
+  collections
+    .command("update <name>")
+    .description("Change one field: --add-field title:string:required, --rename-field old:new or --remove-field name [--confirm-drop]")
+    .option(...WS)
+    .option("--add-field <name:type[:target][:required]>", "add a field (types as for create)")
+    .option("--rename-field <old:new>", "rename a field; its stored values move with it")
+    .option("--remove-field <name>", "remove a field")
+    .option("--confirm-drop", "let --remove-field drop the values entries hold for it")
+    .action(async (name: string, opts: { workspace?: string; addField?: string; renameField?: string; removeField?: string; confirmDrop?: boolean }, cmd: Command) => {
+      const change = fieldChange(opts);
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const { collection, values } = await changeCollectionField(svc.context, ws.id, name, change, OPERATOR, { confirmDrop: opts.confirmDrop === true }).catch((error: unknown) => {
+          // The service names the HTTP query parameter; on the command line it is a flag.
+          if (isServiceError(error) && error.details?.confirm === "drop") throw new ServiceError(error.status, error.code, error.message.replace("(confirm=drop)", "(--confirm-drop)"), error.details);
+          throw error;
+        });
+        const view = collectionView(collection);
+        out.result({ data: view, meta: { values } }, () => `${changeText(change, values)} in collection ${view.name}: ${view.fields.map((f) => `${f.name}:${f.type}`).join(", ") || "no fields"}`);
       });
     });
 
@@ -116,6 +139,25 @@ export function parseFieldSpec(spec: string): Partial<FieldDefinition> {
     else field.collection = part;
   }
   return field;
+}
+
+/** The PATCH body of `collections update`: exactly one of the three flags. */
+function fieldChange(opts: { addField?: string; renameField?: string; removeField?: string; confirmDrop?: boolean }): Record<string, unknown> {
+  const given = [opts.addField, opts.renameField, opts.removeField].filter((v) => v !== undefined);
+  if (given.length !== 1) throw new UsageError("collections update: give exactly one of --add-field, --rename-field, --remove-field");
+  if (opts.confirmDrop && opts.removeField === undefined) throw new UsageError("--confirm-drop goes with --remove-field");
+  if (opts.addField !== undefined) return { add: parseFieldSpec(opts.addField) };
+  if (opts.removeField !== undefined) return { remove: opts.removeField };
+  const [from, to, ...rest] = opts.renameField!.split(":");
+  if (!from || !to || rest.length > 0) throw new UsageError(`--rename-field ${opts.renameField}: expected old:new`);
+  return { rename: { from, to } };
+}
+
+function changeText(change: Record<string, unknown>, values: number): string {
+  const n = values === 1 ? "1 value" : `${values} values`;
+  if ("add" in change) return `Added field ${(change.add as { name: string }).name}`;
+  if ("rename" in change) return `Renamed field ${(change.rename as { from: string }).from} to ${(change.rename as { to: string }).to} (${n} moved)`;
+  return `Removed field ${String(change.remove)} (${n} dropped)`;
 }
 
 /** `--field name=value` typed by the definition; unknown names pass as strings (the service refuses them). */

@@ -154,6 +154,38 @@ export function createEntryRepo(ctx: StorageContext) {
       }
     },
 
+    /** How many entries hold a value for a field (a key that is not null, or relation rows). */
+    async countValues(collectionId: string, field: string, manyToMany: boolean, db: Sql = ctx.sql): Promise<number> {
+      const row = manyToMany
+        ? await db.get<{ n: number }>("SELECT COUNT(DISTINCT entry_id) AS n FROM entry_relations WHERE field = ? AND entry_id IN (SELECT id FROM entries WHERE collection_id = ?)", [field, collectionId])
+        : db.dialect === "postgresql"
+          ? await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entries WHERE collection_id = ? AND COALESCE(jsonb_typeof(data::jsonb -> CAST(? AS TEXT)), 'null') <> 'null'", [collectionId, field])
+          : await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entries WHERE collection_id = ? AND COALESCE(json_type(data, ?), 'null') <> 'null'", [collectionId, jsonPath(field)]);
+      return Number(row?.n ?? 0);
+    },
+    /**
+     * Moves a renamed field's stored values (drafts and published alike: one row per entry) to the
+     * new key, or its relation rows to the new field name. `updated_at` stays: no entry was edited.
+     */
+    async renameField(collectionId: string, from: string, to: string, manyToMany: boolean, db: Sql = ctx.sql): Promise<void> {
+      if (manyToMany) {
+        await db.run("UPDATE entry_relations SET field = ? WHERE field = ? AND entry_id IN (SELECT id FROM entries WHERE collection_id = ?)", [to, from, collectionId]);
+      } else if (db.dialect === "postgresql") {
+        await db.run(
+          "UPDATE entries SET data = ((data::jsonb - CAST(? AS TEXT)) || jsonb_build_object(CAST(? AS TEXT), data::jsonb -> CAST(? AS TEXT)))::text WHERE collection_id = ? AND (data::jsonb -> CAST(? AS TEXT)) IS NOT NULL",
+          [from, to, from, collectionId, from],
+        );
+      } else {
+        // `->` keeps the JSON type (json_extract would turn true into 1).
+        await db.run("UPDATE entries SET data = json_set(json_remove(data, ?), ?, data -> ?) WHERE collection_id = ? AND json_type(data, ?) IS NOT NULL", [
+          jsonPath(from),
+          jsonPath(to),
+          jsonPath(from),
+          collectionId,
+          jsonPath(from),
+        ]);
+      }
+    },
     /** Drops a removed field's stored values (in `data`, or its relation rows). */
     async dropField(collectionId: string, field: string, manyToMany: boolean, db: Sql = ctx.sql): Promise<void> {
       if (manyToMany) {

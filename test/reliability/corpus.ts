@@ -46,6 +46,7 @@ const IGNORED_KEYS = "credentials and key bodies read the named fields only (src
 export const TEMPLATES: Record<string, Template> = {
   "POST /api/dashboard/collections": { body: { ...POSTS, name: "fresh" }, required: ["name"], names: ["name"] },
   "PUT /api/dashboard/collections/:name": { body: POSTS, required: [], names: ["name"] },
+  "PATCH /api/dashboard/collections/:name": { body: { add: { name: "summary", type: "text" } }, required: ["add"], names: ["add"] },
   "POST /api/dashboard/collections/:name/entries": { body: { title: "hello", views: 1 }, required: ["title"], names: [] },
   "PATCH /api/dashboard/collections/:name/entries/:id": { body: { title: "changed" }, required: [], names: [] },
   "POST /api/dashboard/forms": { body: { ...CONTACT, slug: "fresh" }, required: ["slug", "name"], names: ["slug"] },

@@ -29,6 +29,13 @@ export function bearerToken(event: H3Event): string | undefined {
   return parseBearer(event.req.headers.get("authorization"));
 }
 
+declare module "h3" {
+  interface H3EventContext {
+    /** Set once a credential was checked (request log). */
+    principal?: Principal;
+  }
+}
+
 /** The principal each bearer prefix resolves to; a `dr_` refresh token resolves to none. */
 const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "key", dashboard_access: "user", account_session: "account" };
 
@@ -38,6 +45,18 @@ const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "
  * up — for one whose kind is not in `accept` (a route that takes only some credentials).
  */
 export async function authenticate(
+  event: H3Event,
+  service: ServiceContext,
+  workspace: TenantWorkspace,
+  accept?: readonly Principal["kind"][],
+): Promise<Principal | undefined> {
+  const principal = await principalOf(event, service, workspace, accept);
+  // Kept for the request log (who asked), never the credential itself.
+  if (principal) event.context.principal = principal;
+  return principal;
+}
+
+async function principalOf(
   event: H3Event,
   service: ServiceContext,
   workspace: TenantWorkspace,
