@@ -7,8 +7,7 @@
 import type { Command } from "commander";
 import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
 import { isServiceError, ServiceError } from "../core/errors.js";
-import { collectionView } from "../storage/collections.js";
-import { changeCollectionField, createCollection, getCollection, listCollections } from "../services/collections.js";
+import { changeCollectionField, collectionView, createCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, listEntries, updateEntry } from "../services/entries.js";
 import type { Entry } from "../core/events.js";

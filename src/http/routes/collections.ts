@@ -8,9 +8,9 @@ import { access } from "../access.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { listOf } from "../../core/lists.js";
-import { collectionView } from "../../storage/collections.js";
 import {
   changeCollectionField,
+  collectionView,
   createCollection,
   deleteCollection,
   getCollection,

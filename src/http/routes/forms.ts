@@ -6,8 +6,7 @@
 import { getRouterParam, type H3Event } from "h3";
 import { badRequest, rateLimited } from "../../core/errors.js";
 import { listOf } from "../../core/lists.js";
-import { createForm, deleteForm, getForm, listForms, submitForm, updateForm } from "../../services/forms.js";
-import { formView } from "../../storage/forms.js";
+import { createForm, deleteForm, formView, getForm, listForms, submitForm, updateForm } from "../../services/forms.js";
 import type { ServiceContext } from "../../services/context.js";
 import { access } from "../access.js";
 import { holdsGrant } from "../../core/principal.js";
