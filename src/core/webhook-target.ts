@@ -21,4 +21,13 @@ export interface WebhookTarget {
   debounceMs: number;
   /** `entry`: collapse per (webhook, event, entry); `webhook`: per (webhook, event name). */
   debounceScope: "entry" | "webhook";
+  /** Record every attempt through the dispatcher's `onAttempt` (opt-in, beyond spec 6.6). Default false. */
+  logDeliveries?: boolean;
+  /** Also send the Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature. Default false. */
+  standardWebhooks?: boolean;
+  /**
+   * The secret before the last rotation, still signing `webhook-signature` until `until` (ms since
+   * the epoch, compared with the send time). X-Service-Signature always uses `secret`. Never logged.
+   */
+  previousSecret?: { secret: string; until: number };
 }

@@ -1,7 +1,7 @@
 /**
  * Public types of the webhook dispatcher (`contentsvc/webhooks`). Delivery rules: spec 6.
  */
-import type { EventName, ServiceEvent } from "../core/events.js";
+import type { EventName, ServiceEvent, WebhookFormat } from "../core/events.js";
 import type { WebhookTarget } from "../core/webhook-target.js";
 
 export type { WebhookTarget };
@@ -78,6 +78,48 @@ export interface DispatcherOptions {
    * across every instance sharing it.
    */
   windows?: "memory" | WindowStoreFactory;
+  /**
+   * Called after every attempt to a target with `logDeliveries` (beyond spec 6.6: the opt-in
+   * delivery log). Holds no secret and no custom header value. A throw or rejection is logged and
+   * never affects the delivery.
+   */
+  onAttempt?: (record: AttemptRecord) => void | Promise<void>;
+}
+
+/** One sent attempt, as the delivery log keeps it. */
+export interface AttemptRecord {
+  webhookId: string;
+  workspaceId: string;
+  /** `webhook-id` of the delivery: shared by all its attempts. */
+  deliveryId: string;
+  event: EventName;
+  /** Format the body was built in (a redelivery re-stamps it in this format). */
+  format: WebhookFormat;
+  /** 1-based attempt number within the delivery. */
+  attempt: number;
+  /** The delivery is a redelivery of a logged one. */
+  redelivery: boolean;
+  ok: boolean;
+  /** Response status, `null` when none arrived. */
+  status: number | null;
+  error?: string;
+  durationMs: number;
+  /** Headers the service set (Content-Type, Content-Length, signatures, webhook-*). */
+  requestHeaders: Record<string, string>;
+  /** Names of the custom headers sent; their values are never recorded. */
+  customHeaderNames: string[];
+  /** The body as sent (UTF-8). */
+  body: string;
+  /** Send time, ISO 8601. */
+  sentAt: string;
+}
+
+/** A logged delivery to send again (`Dispatcher.redeliver`). */
+export interface Redelivery {
+  event: EventName;
+  format: WebhookFormat;
+  /** The body as it was sent; its send timestamp is replaced, everything else is kept. */
+  body: string;
 }
 
 /** The two window stages of spec 6.7: content.updated coalescing, then a webhook's debounce_ms. */
@@ -144,6 +186,12 @@ export interface Dispatcher {
    * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants).
    */
   deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean }): Promise<DeliveryResult>;
+  /**
+   * Queues `delivery` again to `target` (read by the caller just before): the same body with a new
+   * send timestamp, signed with the target's current secret, retried like any delivery, under a
+   * new `webhook-id` (returned). Recorded with `redelivery: true` when the target logs deliveries.
+   */
+  redeliver(target: WebhookTarget, delivery: Redelivery): { deliveryId: string };
   /** Send every pending debounced delivery now; resolves once they are handed to the queue. */
   flush(): Promise<void>;
   /**
