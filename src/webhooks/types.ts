@@ -2,9 +2,9 @@
  * Public types of the webhook dispatcher (`contentsvc/webhooks`). Delivery rules: spec 6.
  */
 import type { EventName, ServiceEvent, WebhookFormat } from "../core/events.js";
-import type { WebhookTarget } from "../core/webhook-target.js";
+import type { AttemptRecord, WebhookTarget } from "../core/webhook-target.js";
 
-export type { WebhookTarget };
+export type { AttemptRecord, WebhookTarget };
 
 /** Where the dispatcher finds the webhooks of a workspace. */
 export interface WebhookSource {
@@ -84,34 +84,6 @@ export interface DispatcherOptions {
    * never affects the delivery.
    */
   onAttempt?: (record: AttemptRecord) => void | Promise<void>;
-}
-
-/** One sent attempt, as the delivery log keeps it. */
-export interface AttemptRecord {
-  webhookId: string;
-  workspaceId: string;
-  /** `webhook-id` of the delivery: shared by all its attempts. */
-  deliveryId: string;
-  event: EventName;
-  /** Format the body was built in (a redelivery re-stamps it in this format). */
-  format: WebhookFormat;
-  /** 1-based attempt number within the delivery. */
-  attempt: number;
-  /** The delivery is a redelivery of a logged one. */
-  redelivery: boolean;
-  ok: boolean;
-  /** Response status, `null` when none arrived. */
-  status: number | null;
-  error?: string;
-  durationMs: number;
-  /** Headers the service set (Content-Type, Content-Length, signatures, webhook-*). */
-  requestHeaders: Record<string, string>;
-  /** Names of the custom headers sent; their values are never recorded. */
-  customHeaderNames: string[];
-  /** The body as sent (UTF-8). */
-  body: string;
-  /** Send time, ISO 8601. */
-  sentAt: string;
 }
 
 /** A logged delivery to send again (`Dispatcher.redeliver`). */

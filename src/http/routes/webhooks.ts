@@ -21,8 +21,10 @@ import { assertKnownFields, readJson, readJsonObject } from "../body.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { sampleEvent } from "../../services/sample-events.js";
 
-const WRITABLE = new Set(["url", "events", "format", "headers", "active"]);
-const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope"]);
+// log_deliveries and standard_webhooks (beyond the spec, off by default) are set on the webhook or in its settings.
+const FLAGS = ["log_deliveries", "standard_webhooks"];
+const WRITABLE = new Set(["url", "events", "format", "headers", "active", ...FLAGS]);
+const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope", ...FLAGS]);
 
 function assertKeys(body: Record<string, unknown>, allowed: Set<string>, where: string): void {
   const misplaced = Object.keys(body).find((key) => !allowed.has(key) && (SETTINGS.has(key) || key === "secret"));
@@ -35,6 +37,11 @@ function optionalBoolean(value: unknown, name: string): boolean | undefined {
   if (typeof value !== "boolean") throw badRequest(`${name} must be true or false`);
   return value;
 }
+
+const flags = (body: Record<string, unknown>) => ({
+  logDeliveries: optionalBoolean(body.log_deliveries, "log_deliveries"),
+  standardWebhooks: optionalBoolean(body.standard_webhooks, "standard_webhooks"),
+});
 
 const webhooks = (ctx: RouteContext) => repo(ctx.service, createWebhookRepo);
 const id = (event: H3Event) => getRouterParam(event, "id")!;
@@ -63,6 +70,7 @@ export const webhookRoutes = defineRoutes([
         format: validateFormat(body.format),
         headers: validateHeadersForCreate(body.headers),
         active: optionalBoolean(body.active, "active") ?? true,
+        ...flags(body),
       });
       event.res.status = 201;
       return record;
@@ -93,6 +101,7 @@ export const webhookRoutes = defineRoutes([
         format: body.format === undefined ? undefined : validateFormat(body.format),
         active: optionalBoolean(body.active, "active"),
         headers,
+        ...flags(body),
       });
     },
   },
@@ -118,17 +127,21 @@ export const webhookRoutes = defineRoutes([
     method: "PUT",
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
-    summary: "Change active, debounce_ms (≤ 3,600,000) and debounce_scope (entry | webhook)",
+    summary: "Change active, debounce_ms (≤ 3,600,000), debounce_scope (entry | webhook), log_deliveries, standard_webhooks",
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       for (const key of Object.keys(body)) {
         if (!SETTINGS.has(key)) {
-          throw badRequest(key === "secret" ? "The secret cannot be changed: create a new webhook to rotate it (spec 6.6)" : `Unknown setting ${JSON.stringify(key)}; settings are active, debounce_ms, debounce_scope`);
+          throw badRequest(
+            key === "secret"
+              ? "The secret cannot be set: rotate it with POST /api/dashboard/webhooks/{id}/rotate-secret"
+              : `Unknown setting ${JSON.stringify(key)}; settings are ${[...SETTINGS].join(", ")}`,
+          );
         }
       }
       const current = await webhooks(ctx).settings(ctx.workspace.id, id(event));
       const debounce = validateDebounce(body.debounce_ms ?? current.debounce_ms, body.debounce_scope ?? current.debounce_scope);
-      return webhooks(ctx).updateSettings(ctx.workspace.id, id(event), { active: optionalBoolean(body.active, "active"), ...debounce });
+      return webhooks(ctx).updateSettings(ctx.workspace.id, id(event), { active: optionalBoolean(body.active, "active"), ...debounce, ...flags(body) });
     },
   },
   {
