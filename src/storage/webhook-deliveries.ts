@@ -80,6 +80,9 @@ export function createDeliveryLogRepo(ctx: StorageContext) {
     /** Records one attempt and prunes the webhook's log to the newest 100; a deleted webhook records nothing. */
     async record(a: AttemptRecord): Promise<void> {
       await sql.transaction(async (tx) => {
+        // Concurrent attempts of one webhook are pruned one after the other (SQLite serializes
+        // write transactions; on PostgreSQL the webhook row lock does), so the bound holds exactly.
+        if (tx.dialect === "postgresql") await tx.get("SELECT id FROM webhooks WHERE id = ? FOR UPDATE", [a.webhookId]);
         await tx.run(
           `INSERT INTO webhook_deliveries (id, webhook_id, workspace_id, seq, delivery_id, event, format, attempt, redelivery, ok, status,
             error, duration_ms, request_headers, custom_header_names, body, sent_at)

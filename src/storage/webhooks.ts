@@ -17,10 +17,13 @@ export interface WebhookRecord {
   active: boolean;
   format: WebhookFormat;
   header_names: string[];
-  /** Opt-in delivery log (beyond spec 6.6). */
-  log_deliveries: boolean;
-  /** Opt-in Standard Webhooks headers next to X-Service-Signature. */
-  standard_webhooks: boolean;
+  /**
+   * Opt-in features beyond the spec, present only when on (absent = false): a webhook with every
+   * option off answers exactly the record of spec 4.3. log_deliveries: the delivery log;
+   * standard_webhooks: the Standard Webhooks headers next to X-Service-Signature.
+   */
+  log_deliveries?: true;
+  standard_webhooks?: true;
   created_at: string;
 }
 
@@ -29,11 +32,12 @@ export interface WebhookSettings {
   active: boolean;
   debounce_ms: number;
   debounce_scope: DebounceScope;
-  log_deliveries: boolean;
-  standard_webhooks: boolean;
   secret: string;
-  /** End of the current rotation window (the previous secret still signs webhook-signature), or null. */
-  previous_secret_until: string | null;
+  /** As on the record: present only when on. */
+  log_deliveries?: true;
+  standard_webhooks?: true;
+  /** End of an open rotation window (the previous secret still signs webhook-signature); absent otherwise. */
+  previous_secret_until?: string;
 }
 
 /** Flags a create, a PUT or the settings may change. */
@@ -74,10 +78,17 @@ const toRecord = (r: Row): WebhookRecord => ({
   active: Boolean(r.active),
   format: r.format as WebhookFormat,
   header_names: JSON.parse(r.header_names) as string[],
-  log_deliveries: Boolean(Number(r.log_deliveries)),
-  standard_webhooks: Boolean(Number(r.standard_webhooks)),
+  ...flagFields(r),
   created_at: r.created_at,
 });
+
+/** The opt-in flags that are on, as response fields (absent when off). */
+function flagFields(r: Row): { log_deliveries?: true; standard_webhooks?: true } {
+  return {
+    ...(Number(r.log_deliveries) ? { log_deliveries: true as const } : {}),
+    ...(Number(r.standard_webhooks) ? { standard_webhooks: true as const } : {}),
+  };
+}
 
 const flag = (value: boolean | undefined, current: number) => (value === undefined ? Number(current) : value ? 1 : 0);
 
@@ -231,10 +242,9 @@ export function createWebhookRepo(ctx: StorageContext) {
         active: Boolean(r.active),
         debounce_ms: Number(r.debounce_ms),
         debounce_scope: r.debounce_scope === "webhook" ? "webhook" : "entry",
-        log_deliveries: Boolean(Number(r.log_deliveries)),
-        standard_webhooks: Boolean(Number(r.standard_webhooks)),
         secret: sealer.open(r.secret_sealed),
-        previous_secret_until: r.previous_secret_until && Date.parse(r.previous_secret_until) > ctx.now() ? r.previous_secret_until : null,
+        ...flagFields(r),
+        ...(r.previous_secret_until && Date.parse(r.previous_secret_until) > ctx.now() ? { previous_secret_until: r.previous_secret_until } : {}),
       };
     },
 
