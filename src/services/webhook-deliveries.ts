@@ -7,7 +7,7 @@ import { badRequest } from "../core/errors.js";
 import { repo } from "../storage/context.js";
 import { createDeliveryLogRepo, type DeliveryLogRecord } from "../storage/webhook-deliveries.js";
 import { createWebhookRepo } from "../storage/webhooks.js";
-import type { AttemptRecord } from "../webhooks/types.js";
+import type { AttemptRecord, DeliveryResult } from "../webhooks/types.js";
 import type { ServiceContext } from "./context.js";
 
 /** Rotation window when the request names none: 24 hours. */
@@ -31,7 +31,8 @@ export async function listDeliveries(ctx: ServiceContext, workspaceId: string, w
 
 /**
  * Sends a logged attempt's body again through the normal queue (retries apply): new send
- * timestamp, the webhook's current URL, headers and secret, a new webhook-id.
+ * timestamp, the webhook's current URL, headers and secret, a new webhook-id. `done` settles with
+ * the outcome (the HTTP route answers without waiting; the CLI waits).
  *
  * @example
  * const { delivery_id } = await redeliver(ctx, workspace.id, webhookId, logged.id);
@@ -41,11 +42,11 @@ export async function redeliver(
   workspaceId: string,
   webhookId: string,
   deliveryId: string,
-): Promise<{ delivery_id: string; redelivery_of: string }> {
+): Promise<{ delivery_id: string; redelivery_of: string; done: Promise<DeliveryResult> }> {
   const target = await webhooks(ctx).target(workspaceId, webhookId);
   const logged = await log(ctx).get(workspaceId, webhookId, deliveryId);
-  const { deliveryId: sent } = ctx.webhooks.redeliver(target, { event: logged.event, format: logged.format, body: logged.body });
-  return { delivery_id: sent, redelivery_of: logged.id };
+  const { deliveryId: sent, done } = ctx.webhooks.redeliver(target, { event: logged.event, format: logged.format, body: logged.body });
+  return { delivery_id: sent, redelivery_of: logged.id, done };
 }
 
 /**

@@ -147,6 +147,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (late) queue.abortAll(`dispatcher closed before the delivery finished (grace ${graceMs} ms)`);
       await queue.idle();
     }
+    await queue.recorded();
     await coalesce.drain();
     await debounce.drain();
     await Promise.all([coalesce.close?.(), debounce.close?.()]).catch((err: unknown) =>
@@ -189,17 +190,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (closing) {
         dropped++;
         logger.warn("webhook redelivery dropped: dispatcher closed", { webhook: target.id, event: delivery.event });
-        return { deliveryId };
+        return { deliveryId, done: Promise.resolve<DeliveryResult>({ ok: false, status: null, error: "dispatcher closed", attempts: 0, durationMs: 0, signature: "" }) };
       }
-      queue.push({
-        target,
-        event: { workspaceId: target.workspaceId, event: delivery.event },
-        payload: (_target, timestamp) => Buffer.from(restampDeliveryBody(delivery.format, delivery.body, timestamp), "utf8"),
-        retries: true,
-        redelivery: true,
-        deliveryId,
-      });
-      return { deliveryId };
+      const done = new Promise<DeliveryResult>((resolve) =>
+        queue.push({
+          target,
+          event: { workspaceId: target.workspaceId, event: delivery.event },
+          payload: (_target, timestamp) => Buffer.from(restampDeliveryBody(delivery.format, delivery.body, timestamp), "utf8"),
+          retries: true,
+          redelivery: true,
+          deliveryId,
+          onDone: resolve,
+        }),
+      );
+      return { deliveryId, done };
     },
     flush,
     close(closeOptions) {

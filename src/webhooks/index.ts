@@ -7,7 +7,7 @@
  * dispatcher.emit(event);
  */
 export { createDispatcher } from "./dispatcher.js";
-export { SIGNATURE_HEADER, signBody, signDelivery, standardWebhookHeaders, toDeliveryBody } from "./sign.js";
+export { SIGNATURE_HEADER, signBody, signDelivery, toDeliveryBody } from "./sign.js";
 export { AddressNotAllowedError } from "./pinned-agent.js";
 export type {
   AttemptRecord,

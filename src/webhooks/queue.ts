@@ -51,6 +51,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   const idleWaiters: (() => void)[] = [];
   const counts = { queued: 0, delivered: 0, failed: 0, dropped: 0 };
   let retrying = true;
+  // Log writes under way: close() waits for them, so the store is not closed under them.
+  const recording = new Set<Promise<void>>();
 
   const laneFor = (host: string): HostLane => {
     let lane = lanes.get(host);
@@ -163,7 +165,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     const fail = (err: unknown) =>
       logger.warn("webhook delivery not recorded", { webhook: job.target.id, error: err instanceof Error ? err.message : String(err) });
     try {
-      void Promise.resolve(options.onAttempt(toAttemptRecord(job, outcome))).catch(fail);
+      const write: Promise<void> = Promise.resolve(options.onAttempt(toAttemptRecord(job, outcome)))
+        .catch(fail)
+        .finally(() => recording.delete(write));
+      recording.add(write);
     } catch (err) {
       fail(err);
     }
@@ -186,6 +191,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     idle(): Promise<void> {
       if (running.size === 0 && counts.queued === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    /** Resolves when every attempt record handed to `onAttempt` so far is written (or failed). */
+    async recorded(): Promise<void> {
+      while (recording.size > 0) await Promise.all([...recording]);
     },
     /** Spec 6.6 Persistence: deliveries in retry backoff are lost on shutdown; no new retries. */
     stopRetries(): void {

@@ -162,8 +162,9 @@ export interface Dispatcher {
    * Queues `delivery` again to `target` (read by the caller just before): the same body with a new
    * send timestamp, signed with the target's current secret, retried like any delivery, under a
    * new `webhook-id` (returned). Recorded with `redelivery: true` when the target logs deliveries.
+   * `done` resolves with the outcome of all its attempts (a caller need not wait for it).
    */
-  redeliver(target: WebhookTarget, delivery: Redelivery): { deliveryId: string };
+  redeliver(target: WebhookTarget, delivery: Redelivery): { deliveryId: string; done: Promise<DeliveryResult> };
   /** Send every pending debounced delivery now; resolves once they are handed to the queue. */
   flush(): Promise<void>;
   /**

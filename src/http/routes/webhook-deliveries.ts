@@ -25,9 +25,9 @@ export const webhookDeliveryRoutes = defineRoutes([
     access: access.owner,
     summary: "Send a logged delivery again (same body, new timestamp, current secret; retried and logged)",
     async handler(event, ctx) {
-      const sent = await redeliver(ctx.service, ctx.workspace.id, getRouterParam(event, "id")!, getRouterParam(event, "delivery_id")!);
+      const { delivery_id, redelivery_of } = await redeliver(ctx.service, ctx.workspace.id, getRouterParam(event, "id")!, getRouterParam(event, "delivery_id")!);
       event.res.status = 202;
-      return sent;
+      return { delivery_id, redelivery_of };
     },
   },
   {
