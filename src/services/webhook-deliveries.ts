@@ -10,6 +10,8 @@ import { createWebhookRepo } from "../storage/webhooks.js";
 import type { AttemptRecord, DeliveryResult } from "../webhooks/types.js";
 import type { ServiceContext } from "./context.js";
 
+export type { DeliveryLogRecord };
+
 /** Rotation window when the request names none: 24 hours. */
 export const DEFAULT_ROTATION_WINDOW_SECONDS = 86_400;
 /** Longest rotation window: 30 days. */
