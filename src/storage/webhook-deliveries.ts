@@ -79,6 +79,8 @@ export function createDeliveryLogRepo(ctx: StorageContext) {
   return {
     /** Records one attempt and prunes the webhook's log to the newest 100; a deleted webhook records nothing. */
     async record(a: AttemptRecord): Promise<void> {
+      // Taken now, in the order attempts finish, not when the transaction gets to run.
+      const seq = nextSeq();
       await sql.transaction(async (tx) => {
         // Concurrent attempts of one webhook are pruned one after the other (SQLite serializes
         // write transactions; on PostgreSQL the webhook row lock does), so the bound holds exactly.
@@ -91,7 +93,7 @@ export function createDeliveryLogRepo(ctx: StorageContext) {
             randomUUID(),
             a.webhookId,
             a.workspaceId,
-            nextSeq(),
+            seq,
             a.deliveryId,
             a.event,
             a.format,
