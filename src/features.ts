@@ -8,9 +8,10 @@ import type { Dispatcher, DispatcherOptions } from "./webhooks/types.js";
 import { createWebhookRepo } from "./storage/webhooks.js";
 import { repo } from "./storage/context.js";
 import type { ServiceContext } from "./services/context.js";
+import { recordAttempt } from "./services/webhook-deliveries.js";
 
 /** Dispatcher tuning an embedder or a test may pass as `createService({ webhooks })`. */
-export type WebhookTuning = Omit<DispatcherOptions, "source" | "allowPrivateTargets">;
+export type WebhookTuning = Omit<DispatcherOptions, "source" | "allowPrivateTargets" | "onAttempt">;
 
 /**
  * The service's dispatcher. With `redisUrl`, coalescing and debounce windows are cluster-wide
@@ -28,6 +29,8 @@ export function createWebhookDispatcher(
     ...tuning,
     allowPrivateTargets,
     logger: tuning.logger ?? logger.withTag("webhooks"),
+    // The opt-in delivery log (webhooks with log_deliveries on).
+    onAttempt: (record) => recordAttempt(getCtx(), record),
     source: {
       targetsFor: (workspaceId, event) => repo(getCtx(), createWebhookRepo).targetsFor(workspaceId, event),
       current: (workspaceId, webhookId) => repo(getCtx(), createWebhookRepo).current(workspaceId, webhookId),

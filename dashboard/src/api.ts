@@ -101,6 +101,11 @@ export const api = {
   webhookSettings: (id: string) => call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`),
   updateWebhookSettings: (id: string, body: Partial<T.WebhookSettings>) =>
     call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`, { method: "PUT", body }),
+  webhookDeliveries: (id: string) => list<T.DeliveryAttempt>(`/webhooks/${enc(id)}/deliveries`),
+  redeliver: (id: string, attemptId: string) =>
+    call<{ delivery_id: string; redelivery_of: string }>(`/webhooks/${enc(id)}/deliveries/${enc(attemptId)}/redeliver`, { method: "POST" }),
+  rotateWebhookSecret: (id: string, windowSeconds: number) =>
+    call<T.RotatedSecret>(`/webhooks/${enc(id)}/rotate-secret`, { method: "POST", body: { window_seconds: windowSeconds } }),
   testWebhook: (id: string, event?: string) => call<T.TestDelivery>(`/webhooks/${enc(id)}/test`, { method: "POST", body: event ? { event } : {} }),
 
   media: (query: Record<string, string | number> = {}) => call<T.Page<T.Media>>("/media", { query }),

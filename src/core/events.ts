@@ -111,6 +111,22 @@ export function buildDeliveryBody(format: WebhookFormat, event: ServiceEvent, ti
   };
 }
 
+/**
+ * A body sent before, with its send timestamp replaced where the format carries one (service:
+ * `timestamp`; code_host_repository_dispatch: `client_payload.timestamp`); everything else is kept
+ * as it was, key order included. Used to redeliver a logged delivery.
+ *
+ * @example
+ * restampDeliveryBody("service", '{"event":"content.created","data":{},"timestamp":"2025-01-01T00:00:00.000Z"}', now)
+ */
+export function restampDeliveryBody(format: WebhookFormat, body: string, timestamp: string): string {
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  if (format === "service" && "timestamp" in parsed) parsed.timestamp = timestamp;
+  const payload = parsed.client_payload as Record<string, unknown> | undefined;
+  if (format === "code_host_repository_dispatch" && payload && typeof payload === "object" && "timestamp" in payload) payload.timestamp = timestamp;
+  return JSON.stringify(parsed);
+}
+
 /** The id a receiver should key idempotency on (spec 6.4.4), also used to scope debouncing. */
 export function eventSubjectId(event: ServiceEvent): string {
   return event.event === "form.submitted" ? event.data.submission.id : event.data.entry.id;

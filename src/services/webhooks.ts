@@ -33,9 +33,13 @@ export interface WebhookTestResult {
   error?: string;
 }
 
-/** Fields of a webhook body; the settings are changed only through updateWebhookSettings. */
-const WRITABLE = new Set(["url", "events", "format", "headers", "active"]);
-const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope"]);
+/**
+ * Fields of a webhook body; the settings are changed only through updateWebhookSettings. The
+ * opt-in options beyond the spec (off by default) are taken by both.
+ */
+const FLAGS = ["log_deliveries", "standard_webhooks"];
+const WRITABLE = new Set(["url", "events", "format", "headers", "active", ...FLAGS]);
+const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope", ...FLAGS]);
 
 const webhooks = (ctx: ServiceContext) => repo(ctx, createWebhookRepo);
 const urlOptions = (ctx: ServiceContext) => ({ allowPrivate: ctx.options.allowPrivateWebhookTargets });
@@ -52,6 +56,11 @@ function optionalBoolean(value: unknown, name: string): boolean | undefined {
   if (typeof value !== "boolean") throw badRequest(`${name} must be true or false`);
   return value;
 }
+
+const flags = (body: Record<string, unknown>) => ({
+  logDeliveries: optionalBoolean(body.log_deliveries, "log_deliveries"),
+  standardWebhooks: optionalBoolean(body.standard_webhooks, "standard_webhooks"),
+});
 
 /** Every webhook of a workspace, oldest first. */
 export function listWebhooks(ctx: ServiceContext, workspaceId: string): Promise<WebhookRecord[]> {
@@ -77,6 +86,7 @@ export function createWebhook(ctx: ServiceContext, workspaceId: string, body: Re
     format: validateFormat(body.format),
     headers: validateHeadersForCreate(body.headers),
     active: optionalBoolean(body.active, "active") ?? true,
+    ...flags(body),
   });
 }
 
@@ -95,6 +105,7 @@ export async function updateWebhook(ctx: ServiceContext, workspaceId: string, id
     format: body.format === undefined ? undefined : validateFormat(body.format),
     active: optionalBoolean(body.active, "active"),
     headers,
+    ...flags(body),
   });
 }
 
@@ -109,18 +120,23 @@ export function getWebhookSettings(ctx: ServiceContext, workspaceId: string, id:
 }
 
 /**
- * Changes `{active?, debounce_ms?, debounce_scope?}`; debounce_ms up to one hour. The secret cannot
- * change (spec 6.6: a new webhook rotates it); any other field is 400.
+ * Changes `{active?, debounce_ms?, debounce_scope?, log_deliveries?, standard_webhooks?}`;
+ * debounce_ms up to one hour. The secret cannot be set (rotateSecret in webhook-deliveries.ts
+ * replaces it); any other field is 400.
  */
 export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>): Promise<WebhookSettings> {
   for (const key of Object.keys(body)) {
     if (!SETTINGS.has(key)) {
-      throw badRequest(key === "secret" ? "The secret cannot be changed: create a new webhook to rotate it (spec 6.6)" : `Unknown setting ${JSON.stringify(key)}; settings are active, debounce_ms, debounce_scope`);
+      throw badRequest(
+        key === "secret"
+          ? "The secret cannot be set: rotate it with POST /api/dashboard/webhooks/{id}/rotate-secret"
+          : `Unknown setting ${JSON.stringify(key)}; settings are ${[...SETTINGS].join(", ")}`,
+      );
     }
   }
   const current = await webhooks(ctx).settings(workspaceId, id);
   const debounce = validateDebounce(body.debounce_ms ?? current.debounce_ms, body.debounce_scope ?? current.debounce_scope);
-  return webhooks(ctx).updateSettings(workspaceId, id, { active: optionalBoolean(body.active, "active"), ...debounce });
+  return webhooks(ctx).updateSettings(workspaceId, id, { active: optionalBoolean(body.active, "active"), ...debounce, ...flags(body) });
 }
 
 /** Sends one signed sample delivery of `event` (default content.updated) through the real delivery path. */

@@ -18,7 +18,9 @@
  * - Windows are per process unless `windows` is a shared store (redis-windows.ts in the service):
  *   then a window is cluster-wide and only the instance that put its last value in it sends it.
  */
-import { eventSubjectId, type ServiceEvent } from "../core/events.js";
+import { randomUUID } from "node:crypto";
+import { eventSubjectId, restampDeliveryBody, type ServiceEvent } from "../core/events.js";
+import { toDeliveryBody } from "./sign.js";
 import { createDebounceWindows } from "./debounce.js";
 import { createPinnedAgent } from "./pinned-agent.js";
 import { DEBOUNCE_MAX_MS } from "../core/webhook-policy.js";
@@ -60,7 +62,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     maxPerHost: opts.maxPerHost,
     allowPrivateTargets: opts.allowPrivateTargets,
     current: source.current && ((workspaceId, webhookId) => source.current!(workspaceId, webhookId)),
+    ...(opts.onAttempt && { onAttempt: opts.onAttempt }),
   });
+  const payloadOf = (event: ServiceEvent) => (target: WebhookTarget, timestamp: string) => toDeliveryBody(target.format, event, timestamp);
   // spec 6.7.1: content.updated is coalesced per entry BEFORE the webhooks are looked up. Every
   // webhook of the workspace sees the same update stream, so this equals coalescing per
   // (webhook, entry), with one window and one lookup per burst instead of one per webhook.
@@ -123,7 +127,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   const send = (target: WebhookTarget, event: ServiceEvent): void => {
     if (pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    queue.push({ target, event, retries: true, reread: true });
+    queue.push({ target, event, payload: payloadOf(event), retries: true, reread: true });
   };
 
   const flush = async (): Promise<void> => {
@@ -145,6 +149,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (late) queue.abortAll(`dispatcher closed before the delivery finished (grace ${graceMs} ms)`);
       await queue.idle();
     }
+    await queue.recorded();
     await coalesce.drain();
     await debounce.drain();
     await Promise.all([coalesce.close(), debounce.close()]).catch((err: unknown) =>
@@ -178,7 +183,29 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (closing) {
         return Promise.resolve<DeliveryResult>({ ok: false, status: null, error: "dispatcher closed", attempts: 0, durationMs: 0, signature: "" });
       }
-      return new Promise((resolve) => queue.push({ target, event, retries: deliverOptions?.retries ?? false, onDone: resolve }));
+      return new Promise((resolve) =>
+        queue.push({ target, event, payload: payloadOf(event), retries: deliverOptions?.retries ?? false, onDone: resolve }),
+      );
+    },
+    redeliver(target, delivery) {
+      const deliveryId = `msg_${randomUUID()}`;
+      if (closing) {
+        dropped++;
+        logger.warn("webhook redelivery dropped: dispatcher closed", { webhook: target.id, event: delivery.event });
+        return { deliveryId, done: Promise.resolve<DeliveryResult>({ ok: false, status: null, error: "dispatcher closed", attempts: 0, durationMs: 0, signature: "" }) };
+      }
+      const done = new Promise<DeliveryResult>((resolve) =>
+        queue.push({
+          target,
+          event: { workspaceId: target.workspaceId, event: delivery.event },
+          payload: (_target, timestamp) => Buffer.from(restampDeliveryBody(delivery.format, delivery.body, timestamp), "utf8"),
+          retries: true,
+          redelivery: true,
+          deliveryId,
+          onDone: resolve,
+        }),
+      );
+      return { deliveryId, done };
     },
     flush,
     close(closeOptions) {

@@ -1,10 +1,10 @@
 /**
  * Public types of the webhook dispatcher (`contentsvc/webhooks`). Delivery rules: spec 6.
  */
-import type { EventName, ServiceEvent } from "../core/events.js";
-import type { WebhookTarget } from "../core/webhook-target.js";
+import type { EventName, ServiceEvent, WebhookFormat } from "../core/events.js";
+import type { AttemptRecord, WebhookTarget } from "../core/webhook-target.js";
 
-export type { WebhookTarget };
+export type { AttemptRecord, WebhookTarget };
 
 /** Where the dispatcher finds the webhooks of a workspace. */
 export interface WebhookSource {
@@ -78,6 +78,20 @@ export interface DispatcherOptions {
    * across every instance sharing it.
    */
   windows?: "memory" | WindowStoreFactory;
+  /**
+   * Called after every attempt to a target with `logDeliveries` (beyond spec 6.6: the opt-in
+   * delivery log). Holds no secret and no custom header value. A throw or rejection is logged and
+   * never affects the delivery.
+   */
+  onAttempt?: (record: AttemptRecord) => void | Promise<void>;
+}
+
+/** A logged delivery to send again (`Dispatcher.redeliver`). */
+export interface Redelivery {
+  event: EventName;
+  format: WebhookFormat;
+  /** The body as it was sent; its send timestamp is replaced, everything else is kept. */
+  body: string;
 }
 
 /** The two window stages of spec 6.7: content.updated coalescing, then a webhook's debounce_ms. */
@@ -153,6 +167,13 @@ export interface Dispatcher {
    * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants).
    */
   deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean }): Promise<DeliveryResult>;
+  /**
+   * Queues `delivery` again to `target` (read by the caller just before): the same body with a new
+   * send timestamp, signed with the target's current secret, retried like any delivery, under a
+   * new `webhook-id` (returned). Recorded with `redelivery: true` when the target logs deliveries.
+   * `done` resolves with the outcome of all its attempts (a caller need not wait for it).
+   */
+  redeliver(target: WebhookTarget, delivery: Redelivery): { deliveryId: string; done: Promise<DeliveryResult> };
   /** Send every pending debounced delivery now; resolves once they are handed to the queue. */
   flush(): Promise<void>;
   /**

@@ -89,8 +89,8 @@ export const webhookRoutes = defineRoutes([
     method: "PUT",
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
-    summary: "Change active, debounce_ms (≤ 3,600,000) and debounce_scope (entry | webhook)",
-    body: { description: "{active?, debounce_ms?, debounce_scope?}" },
+    summary: "Change active, debounce_ms (≤ 3,600,000), debounce_scope (entry | webhook), log_deliveries, standard_webhooks",
+    body: { description: "{active?, debounce_ms?, debounce_scope?, log_deliveries?, standard_webhooks?}" },
     response: { description: "The settings as stored" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
