@@ -7,6 +7,7 @@ import type { Access } from "./access.js";
 import type { Principal } from "../core/principal.js";
 import type { ServiceContext } from "../services/context.js";
 import type { TenantWorkspace } from "./middleware/tenant.js";
+import type { ZodType } from "zod";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -26,6 +27,8 @@ export interface RouteDef {
   summary: string;
   /** Browser-facing routes (forms) answer CORS; nothing else does (spec 1.3). */
   cors?: boolean;
+  /** Its query parameters, described once (the route parses them itself; docs and OpenAPI read this). */
+  query?: ZodType;
   handler: (event: H3Event, ctx: RouteContext) => unknown;
 }
 

@@ -11,6 +11,8 @@ import type { StoredCollection } from "../storage/collections.js";
 
 export interface CachedResponse {
   collection: StoredCollection;
+  /** The collections an `expand` read (their access is checked on every hit). */
+  expanded?: StoredCollection[];
   /** The serialized JSON body. */
   body: string;
 }

@@ -12,8 +12,10 @@ import { access } from "../access.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { authenticate } from "../middleware/auth.js";
 import { getCollection } from "../../services/collections.js";
-import { getEntry, listEntries } from "../../services/entries.js";
-import { assertCanRead, readerKinds } from "../../services/gates.js";
+import { getEntry, listEntries, type ExpandCheck } from "../../services/entries.js";
+import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
+import { entryListParams } from "../../core/entry-query.js";
+import type { Principal } from "../../core/principal.js";
 import { createDeliveryCache } from "../../services/delivery-cache.js";
 import { repo } from "../../storage/context.js";
 import type { StoredCollection } from "../../storage/collections.js";
@@ -27,9 +29,12 @@ export const deliveryRoutes = defineRoutes([
     method: "GET",
     path: "/api/v1/:collection",
     access: ACCESS,
-    summary: "List published entries: limit, offset, sort, filter[field] → {data, meta: {total, limit, offset}}",
+    summary: "List published entries: limit, offset or after, sort, fields, expand, filter[field][op] → {data, meta: {total, limit, offset, next}}",
+    query: entryListParams,
     handler: (event, ctx) =>
-      cached(event, ctx, `l|${event.url.search}`, (collection) => listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true })),
+      cached(event, ctx, `l|${event.url.search}`, (collection, checkExpand) =>
+        listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true, checkExpand }),
+      ),
   },
   {
     method: "GET",
@@ -43,7 +48,18 @@ export const deliveryRoutes = defineRoutes([
   },
 ]);
 
-async function cached(event: H3Event, ctx: RouteContext, variant: string, build: (collection: StoredCollection) => Promise<unknown>): Promise<string> {
+/**
+ * A cached response also remembers the collections its `expand` read: their access is checked
+ * again on every hit, like the listed collection's. Any change to a collection or entry of the
+ * workspace (an expanded target included) bumps the content version, so no stale expansion is
+ * ever served.
+ */
+async function cached(
+  event: H3Event,
+  ctx: RouteContext,
+  variant: string,
+  build: (collection: StoredCollection, checkExpand: ExpandCheck) => Promise<unknown>,
+): Promise<string> {
   const { service, workspace } = ctx;
   const cache = repo(service, createDeliveryCache);
   const name = getRouterParam(event, "collection") ?? "";
@@ -53,10 +69,19 @@ async function cached(event: H3Event, ctx: RouteContext, variant: string, build:
   const hit = cache.get(key, version);
   const collection = hit?.collection ?? (await getCollection(service, workspace.id, name));
   await assertReadable(event, ctx, collection);
+  // Read at most once, and only when an expansion into a non-public collection needs it.
+  let who: Promise<Principal | undefined> | undefined;
+  const principal = () => (who ??= authenticate(event, service, workspace, ["key", "account"]));
+  const checkExpand: ExpandCheck = (target) => assertCanExpand(service, collection, target, principal);
+  for (const target of hit?.expanded ?? []) await checkExpand(target);
   let body = hit?.body;
   if (body === undefined) {
-    body = JSON.stringify(await build(collection));
-    cache.set(key, version, { collection, body });
+    const expanded: StoredCollection[] = [];
+    body = JSON.stringify(await build(collection, async (target) => {
+      await checkExpand(target);
+      expanded.push(target);
+    }));
+    cache.set(key, version, { collection, expanded, body });
   }
   // A string body with the type set is cheaper for h3 than building a web Response.
   event.res.headers.set("content-type", "application/json; charset=utf-8");

@@ -4,6 +4,7 @@
  */
 import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
+import { entryListParams } from "../../core/entry-query.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { getCollection } from "../../services/collections.js";
@@ -17,7 +18,8 @@ export const entryRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/collections/:name/entries",
     access: access.grant("entries:read"),
-    summary: "List entries, drafts included: status, limit, offset, sort, filter[field] → {data, meta}",
+    summary: "List entries, drafts included: status and the delivery list's query language (docs/content.md) → {data, meta}",
+    query: entryListParams,
     handler: async (event, { service, workspace }) =>
       listEntries(service, await getCollection(service, workspace.id, name(event)), event.url.searchParams, { publishedOnly: false }),
   },

@@ -12,7 +12,7 @@ import { createMediaRepo, toMediaMeta } from "../../storage/media.js";
 import { access } from "../access.js";
 import { readBytes } from "../body.js";
 import { readFormData } from "../form-data.js";
-import { readPage } from "../paging.js";
+import { PAGE_SIZES, parsePage } from "../../core/pagination.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { mediaResponse } from "./media-delivery.js";
 
@@ -28,7 +28,7 @@ export const mediaRoutes = defineRoutes([
     path: "/api/dashboard/media",
     access: access.grant("media:read"),
     summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=)",
-    handler: (event, ctx) => media(ctx).list(ctx.workspace.id, readPage(getQuery(event))),
+    handler: (event, ctx) => media(ctx).list(ctx.workspace.id, parsePage(getQuery(event), PAGE_SIZES.files)),
   },
   {
     method: "POST",

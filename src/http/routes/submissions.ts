@@ -10,7 +10,7 @@ import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, pa
 import { submissionView } from "../../storage/submissions.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
-import { parsePage } from "../page.js";
+import { PAGE_SIZES, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
 
 const param = (event: H3Event, name: string) => getRouterParam(event, name)!;
@@ -23,7 +23,7 @@ export const submissionRoutes = defineRoutes([
     access: access.grant("submissions:read"),
     summary: "List a form's submissions, newest first (?limit=&offset=) → {data, meta: {total, limit, offset}}",
     async handler(event, { service, workspace }) {
-      const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event)));
+      const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event), PAGE_SIZES.records));
       return pageOf(page.rows.map(submissionView), page.total, page);
     },
   },

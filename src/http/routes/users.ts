@@ -16,7 +16,7 @@ import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { identityDisabled } from "../middleware/auth.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
-import { parsePage } from "../page.js";
+import { PAGE_SIZES, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
 
 const FIELDS = ["email", "password", "attributes", "active", "email_verified"];
@@ -56,7 +56,7 @@ export const endUserRoutes = defineRoutes([
     summary: "List end users (?limit=&offset=) → {data: [{id, email, attributes, active, created_at, updated_at}], meta: {total, limit, offset}}",
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
-      const page = parsePage(getQuery(event));
+      const page = parsePage(getQuery(event), PAGE_SIZES.records);
       const { rows, total } = await repo(service, createEndUserRepo).list(workspace.id, page);
       return pageOf(rows, total, page);
     },
