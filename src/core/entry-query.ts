@@ -285,8 +285,10 @@ export function decodeCursor(sort: EntrySort[], raw: string): CursorValues {
   const refuse = (why: string) => badRequest(`after: ${why}`, { parameter: "after" });
   let parsed: unknown;
   try {
-    if (!/^[A-Za-z0-9_-]{1,2048}$/.test(raw)) throw new Error("not base64url");
-    parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    const bytes = Buffer.from(raw, "base64url");
+    // Only the exact encoding we issue: stray or trailing characters are an edited cursor.
+    if (raw.length > 2048 || bytes.toString("base64url") !== raw) throw new Error("not our encoding");
+    parsed = JSON.parse(bytes.toString("utf8"));
   } catch {
     throw refuse("not a cursor of this API (pass meta.next of the previous page unchanged)");
   }
