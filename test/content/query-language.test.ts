@@ -177,6 +177,15 @@ describe.each(drivers)("entry list query language on %s", (driver) => {
       expect(body.parameter).toBeTypeOf("string");
     });
 
+    it("every list refuses a limit above its maximum the same way (core/pagination.ts)", async () => {
+      for (const [path, max] of [["/api/dashboard/media", 100], ["/api/dashboard/users", 200], ["/api/dashboard/collections/items/entries", 100]] as const) {
+        const { status, body } = await get(`${path}?limit=${max + 1}`, owner);
+        expect(status, path).toBe(400);
+        expect(body).toMatchObject({ error: expect.stringMatching(new RegExp(`^limit: must be an integer from [01] to ${max}$`)), parameter: "limit", maximum: max });
+        expect((await get(`${path}?limit=${max}`, owner)).status, path).toBe(200);
+      }
+    });
+
     it("SQL metacharacters in contains/in values are only data", async () => {
       for (const v of ["' OR 1=1 --", "%", "_", "\\", '"); DROP TABLE entries; --']) {
         const { status } = await get(`/api/v1/items?filter[title][contains]=${encodeURIComponent(v)}&filter[title][in]=${encodeURIComponent(v)}`);
