@@ -2,7 +2,7 @@
  * The query language of entry lists — delivery API, dashboard list, MCP list_items, CLI
  * (docs/content.md "Query parameters"): `limit`, `offset` or `after` (an opaque cursor), `sort`
  * (several keys), `fields`, `expand`, `filter[field][op]=value` and, off the delivery API,
- * `status`. Every name is checked against the collection definition here, so storage only ever
+ * `status`. A single-entry read takes `fields` and `expand` alone. Every name is checked against the collection definition here, so storage only ever
  * sees known fields; anything else is a 400 naming the parameter. Pure.
  *
  * @example
@@ -80,19 +80,27 @@ type Definition = Pick<CollectionDefinition, "name" | "fields">;
  * `filter[field]` and `filter[field][op]` are the pattern properties. Parsing is
  * parseEntryListQuery's, which also checks names against the collection.
  */
+const shapeParams = {
+  fields: z.string().optional().describe("Comma-separated user fields to return; system fields always come."),
+  expand: z.string().optional().describe("Comma-separated relation/relations fields whose ids become the related entries (one level)."),
+};
+
 export const entryListParams = z
   .object({
     limit: z.string().optional().describe(`Page size, ${PAGE_SIZES.entries.min}-${MAX_LIMIT} (default ${DEFAULT_LIMIT}); 0 answers only meta.total. Above ${MAX_LIMIT}: 400.`),
     offset: z.string().optional().describe(`Entries to skip (0-${MAX_OFFSET}, default 0). Not with after.`),
     after: z.string().optional().describe("Opaque cursor from a previous page's meta.next: the page starts after it (keyset). Not with offset."),
     sort: z.string().optional().describe(`Up to ${MAX_SORT_KEYS} comma-separated keys, field or -field (descending): user fields (not json/relations), id, _created_at, _updated_at, _published_at. Default -_created_at; ties by id.`),
-    fields: z.string().optional().describe("Comma-separated user fields to return; system fields always come."),
-    expand: z.string().optional().describe("Comma-separated relation/relations fields whose ids become the related entries (one level)."),
+    ...shapeParams,
     status: z.enum(["draft", "published"]).optional().describe("Dashboard and MCP only: draft or published."),
   })
   .catchall(z.string().describe(`filter[field]=value (eq) or filter[field][op]=value, op one of ${FILTER_OPS.join(", ")}`));
 
-const KNOWN = ["limit", "offset", "after", "sort", "fields", "expand"];
+/** The parameters of a single-entry read (`GET …/{id}`, get_item): the list's `fields` and `expand`, nothing else. */
+export const entryReadParams = z.strictObject(shapeParams);
+
+const READ_KNOWN = ["fields", "expand"];
+const KNOWN = ["limit", "offset", "after", "sort", ...READ_KNOWN];
 const FILTER_PARAM = /^filter\[([^\]]*)\](?:\[([^\]]*)\])?$/;
 const UNSORTABLE = new Set(["json", "relations"]);
 const EXPANDABLE = new Set(["relation", "relations"]);
@@ -119,14 +127,8 @@ const OPS_BY_TYPE: Record<string, readonly FilterOp[]> = {
  * with `offset`, a cursor that is not one of ours or belongs to another sort.
  */
 export function parseEntryListQuery(def: Definition, params: URLSearchParams, options: { allowStatus?: boolean } = {}): EntryListQuery {
+  refuseUnknown(params, [...KNOWN, ...(options.allowStatus ? ["status"] : [])], true, "this list");
   const filters: EntryFilter[] = [];
-  for (const key of new Set(params.keys())) {
-    if (key.startsWith("filter")) continue;
-    if (!KNOWN.includes(key) && !(options.allowStatus && key === "status")) {
-      const known = [...KNOWN, ...(options.allowStatus ? ["status"] : []), "filter[field][op]"].join(", ");
-      throw badRequest(`${describeName(key)} is not a query parameter of this list (${known})`, { parameter: key });
-    }
-  }
   for (const [key, raw] of params) {
     if (!key.startsWith("filter")) continue;
     if (filters.length === MAX_FILTERS) throw badRequest(`${key}: at most ${MAX_FILTERS} filters`, { parameter: key });
@@ -138,8 +140,7 @@ export function parseEntryListQuery(def: Definition, params: URLSearchParams, op
   const rawAfter = single(params, "after");
   if (rawAfter && params.has("offset")) throw badRequest("after: a cursor and an offset cannot be combined; page with one or the other", { parameter: "after" });
   const after = rawAfter ? decodeCursor(sort, rawAfter) : undefined;
-  const fields = parseFields(def, single(params, "fields"));
-  const expand = parseExpand(def, single(params, "expand"));
+  const { fields, expand } = parseShape(def, params);
   let status: EntryStatus | undefined;
   const s = options.allowStatus ? single(params, "status") : undefined;
   if (s) {
@@ -147,6 +148,34 @@ export function parseEntryListQuery(def: Definition, params: URLSearchParams, op
     status = s;
   }
   return { limit, offset, sort, filters, status, after, fields, expand };
+}
+
+/** What a single-entry read returns: the user fields to keep and the relations to expand. */
+export type EntryReadQuery = Pick<EntryListQuery, "fields" | "expand">;
+
+/**
+ * Parses the parameters of a single-entry read: `fields` and `expand` exactly as a list takes
+ * them; anything else (a filter, a page, a sort) is a 400 naming it.
+ *
+ * @example
+ * parseEntryReadQuery(def, new URLSearchParams("fields=title&expand=author"));
+ */
+export function parseEntryReadQuery(def: Definition, params: URLSearchParams): EntryReadQuery {
+  refuseUnknown(params, READ_KNOWN, false, "a single entry");
+  return parseShape(def, params);
+}
+
+function parseShape(def: Definition, params: URLSearchParams): EntryReadQuery {
+  return { fields: parseFields(def, single(params, "fields")), expand: parseExpand(def, single(params, "expand")) };
+}
+
+/** 400 naming the first parameter not in `known` (nor a `filter…` one, when `filters`). */
+function refuseUnknown(params: URLSearchParams, known: string[], filters: boolean, what: string): void {
+  for (const key of new Set(params.keys())) {
+    if ((filters && key.startsWith("filter")) || known.includes(key)) continue;
+    const names = [...known, ...(filters ? ["filter[field][op]"] : [])].join(", ");
+    throw badRequest(`${describeName(key)} is not a query parameter of ${what} (${names})`, { parameter: key });
+  }
 }
 
 /** A single-valued parameter, or undefined when absent or empty; 400 when given twice. */

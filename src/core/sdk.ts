@@ -137,8 +137,23 @@ export type Item<C extends CollectionName, F extends UserField<Collections[C]> =
   E
 > & { [K in E]: Expanded<C, K> };
 
+/**
+ * T, but never inferred from where the result goes: \`const p: PostsEntry = await get(…)\` must not
+ * infer an expand from the annotation (TypeScript 5.4's NoInfer, spelled for older compilers).
+ */
+export type NoInferred<T> = [T][T extends unknown ? 0 : never];
+
+/** Query of one entry by id: the list's fields and expand. */
+export interface GetQuery<C extends CollectionName, F extends UserField<Collections[C]> = UserField<Collections[C]>, E extends ExpandField<C> = never> {
+  /** Only these user fields. */
+  fields?: F[];
+  /** Relation fields to replace by the related entries (one level). */
+  expand?: E[];
+}
+
 /** Query of a list (docs/content.md): limit with offset or after, sort, fields, expand, filter. */
-export interface ListQuery<C extends CollectionName, F extends UserField<Collections[C]> = UserField<Collections[C]>, E extends ExpandField<C> = never> {
+export interface ListQuery<C extends CollectionName, F extends UserField<Collections[C]> = UserField<Collections[C]>, E extends ExpandField<C> = never>
+  extends GetQuery<C, F, E> {
   /** Default 20, at most 100 (above: 400). */
   limit?: number;
   /** Not with after. */
@@ -147,10 +162,6 @@ export interface ListQuery<C extends CollectionName, F extends UserField<Collect
   after?: string | null;
   /** One key or several, most significant first. Default "-_created_at"; ties by id. */
   sort?: SortKey<Collections[C]> | SortKey<Collections[C]>[];
-  /** Only these user fields. */
-  fields?: F[];
-  /** Relation fields to replace by the related entries (one level). */
-  expand?: E[];
   filter?: Filter<Collections[C]>;
 }
 
@@ -194,6 +205,12 @@ export function createClient(options: ClientOptions) {
     if (!res.ok) throw new DeliveryError(res.status, body);
     return body as R;
   }
+  function withShape(params: URLSearchParams, query: { fields?: string[]; expand?: string[] }): string {
+    if (query.fields) params.set("fields", query.fields.join(","));
+    if (query.expand) params.set("expand", query.expand.join(","));
+    const qs = params.toString();
+    return qs ? "?" + qs : "";
+  }
   return {
     list<C extends CollectionName, F extends UserField<Collections[C]> = UserField<Collections[C]>, E extends ExpandField<C> = never>(
       collection: C,
@@ -204,8 +221,6 @@ export function createClient(options: ClientOptions) {
       if (query.offset !== undefined) params.set("offset", String(query.offset));
       if (query.after) params.set("after", query.after);
       if (query.sort !== undefined) params.set("sort", ([] as string[]).concat(query.sort).join(","));
-      if (query.fields) params.set("fields", query.fields.join(","));
-      if (query.expand) params.set("expand", query.expand.join(","));
       for (const [field, value] of Object.entries(query.filter ?? {})) {
         if (value === undefined) continue;
         if (value === null || typeof value !== "object") {
@@ -216,8 +231,7 @@ export function createClient(options: ClientOptions) {
           if (v !== undefined) params.append("filter[" + field + "][" + op + "]", Array.isArray(v) ? v.join(",") : String(v));
         }
       }
-      const qs = params.toString();
-      return request("/api/v1/" + encodeURIComponent(collection) + (qs ? "?" + qs : ""));
+      return request("/api/v1/" + encodeURIComponent(collection) + withShape(params, query));
     },
     /** Every entry matching the query, page after page by cursor. */
     async *each<C extends CollectionName, F extends UserField<Collections[C]> = UserField<Collections[C]>, E extends ExpandField<C> = never>(
@@ -231,8 +245,14 @@ export function createClient(options: ClientOptions) {
         if (!after) return;
       }
     },
-    async get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C]> {
-      const body = await request<{ data: Collections[C] }>("/api/v1/" + encodeURIComponent(collection) + "/" + encodeURIComponent(id));
+    /** One published entry; fields and expand type the result as list does. */
+    async get<C extends CollectionName, F extends UserField<Collections[C]> = UserField<Collections[C]>, E extends ExpandField<C> = never>(
+      collection: C,
+      id: string,
+      query: GetQuery<C, F, E> = {},
+    ): Promise<Item<C, NoInferred<F>, NoInferred<E>>> {
+      const path = "/api/v1/" + encodeURIComponent(collection) + "/" + encodeURIComponent(id) + withShape(new URLSearchParams(), query);
+      const body = await request<{ data: Item<C, NoInferred<F>, NoInferred<E>> }>(path);
       return body.data;
     },
   };

@@ -12,7 +12,7 @@ import { badRequest, notFound } from "../core/errors.js";
 import { lifecycleEvents, type ContentEventName } from "../core/events.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
-import { encodeCursor, parseEntryListQuery } from "../core/entry-query.js";
+import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
 import type { FieldDefinition } from "../core/collections.js";
 import { pageOf } from "../core/lists.js";
 import type { StoredCollection } from "../storage/collections.js";
@@ -113,6 +113,27 @@ export async function getEntry(ctx: ServiceContext, collection: StoredCollection
 /** Called once per collection an `expand` reads from, before it is read; throws to refuse. */
 export type ExpandCheck = (target: StoredCollection) => Promise<void>;
 
+/** Who reads: the delivery API (published only, `checkExpand` its gates) or the dashboard and MCP (drafts too). */
+export interface ReadOptions {
+  publishedOnly: boolean;
+  checkExpand?: ExpandCheck;
+}
+
+/**
+ * One entry shaped by `fields` and `expand` (core/entry-query.ts parseEntryReadQuery), as a list
+ * shapes its entries: the same projection, the same expansion (no drafts with `publishedOnly`),
+ * the same `checkExpand`, which runs before the entry is read. 404 like getEntry.
+ *
+ * @example
+ * await readEntry(ctx, posts, id, new URLSearchParams("fields=title&expand=author"), { publishedOnly: true });
+ */
+export async function readEntry(ctx: ServiceContext, collection: StoredCollection, id: string, params: URLSearchParams, opts: ReadOptions): Promise<Entry> {
+  const query = parseEntryReadQuery(collection, params);
+  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
+  const entry = await getEntry(ctx, collection, id, opts);
+  return (await shape(ctx, collection, [entry], query, targets, opts.publishedOnly))[0]!;
+}
+
 /**
  * One page of a collection's entries with `{data, meta: {total, limit, offset, next}}` (the query
  * language of core/entry-query.ts): two indexed queries, plus one for the page's many-to-many ids
@@ -127,30 +148,40 @@ export async function listEntries(
   ctx: ServiceContext,
   collection: StoredCollection,
   params: URLSearchParams,
-  opts: { publishedOnly: boolean; checkExpand?: ExpandCheck },
+  opts: ReadOptions,
 ) {
   const query = parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly });
-  const targets = await expansionTargets(ctx, collection, query.expand);
-  for (const target of targets.values()) await opts.checkExpand?.(target);
+  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
   const entries = repo(ctx, createEntryRepo);
   const { rows, more, total } = await entries.list(collection.id, query, opts.publishedOnly);
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
-  let data = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
-  const last = data[data.length - 1];
+  const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
+  const last = rowsAsEntries[rowsAsEntries.length - 1];
   const next = more && last ? encodeCursor(query.sort, last) : null;
-  if (query.expand.length > 0) data = await expand(ctx, data, query.expand, targets, opts.publishedOnly);
-  if (query.fields) data = data.map((e) => project(e, collection, query.fields!, query.expand));
+  const data = await shape(ctx, collection, rowsAsEntries, query, targets, opts.publishedOnly);
   const page = pageOf(data, total, query);
   return { data: page.data, meta: { ...page.meta, next } };
 }
 
-/** The collections an expansion reads, by name (a relation may point at its own collection). */
-async function expansionTargets(ctx: ServiceContext, collection: StoredCollection, fields: FieldDefinition[]): Promise<Map<string, StoredCollection>> {
+/**
+ * The collections an expansion reads, by name (a relation may point at its own collection), each
+ * passed through `check` before anything is read from it.
+ */
+async function checkedTargets(ctx: ServiceContext, collection: StoredCollection, fields: FieldDefinition[], check?: ExpandCheck): Promise<Map<string, StoredCollection>> {
   const out = new Map<string, StoredCollection>();
   for (const f of fields) {
     const name = f.collection!;
     if (!out.has(name)) out.set(name, name === collection.name ? collection : await getCollection(ctx, collection.workspaceId, name));
   }
+  for (const target of out.values()) await check?.(target);
+  return out;
+}
+
+/** Entries as a read asked for them: relations expanded, then only the asked fields kept. */
+async function shape(ctx: ServiceContext, collection: StoredCollection, data: Entry[], query: EntryReadQuery, targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
+  let out = data;
+  if (query.expand.length > 0) out = await expand(ctx, out, query.expand, targets, publishedOnly);
+  if (query.fields) out = out.map((e) => project(e, collection, query.fields!, query.expand));
   return out;
 }
 

@@ -112,8 +112,12 @@ export async function query(): Promise<string> {
   const related: BlogPostsEntry[] = first.related;
   const next: string | null = page.meta.next;
   const more = next ? await cms.list("blog_posts", { after: next, sort: ["-_published_at", "title"] }) : undefined;
+  const got = await cms.get("blog_posts", first.id, { fields: ["title"], expand: ["author", "related"] });
+  const gotAuthor: AuthorsEntry | null = got.author;
+  const gotRelated: BlogPostsEntry[] = got.related;
+  const whole: BlogPostsEntry = await cms.get("blog_posts", first.id);
   for await (const post of cms.each("blog_posts", { filter: { featured: true } })) return post.title;
-  return title + (author?.name ?? "") + related.length + (more?.data[0]?.views ?? 0) + first._created_at;
+  return got.title + (gotAuthor?.name ?? "") + gotRelated.length + String(whole.views) + title + (author?.name ?? "") + related.length + (more?.data[0]?.views ?? 0) + first._created_at;
 }`;
     expect(compile(language)).toEqual([]);
     // Each misuse is an error of its own; all in one program to compile once.
@@ -126,8 +130,13 @@ createClient({ baseUrl: "x" }).list("blog_posts", { fields: ["nope"] });
 createClient({ baseUrl: "x" }).list("blog_posts", { filter: { views: { gte: "ten" } } });
 createClient({ baseUrl: "x" }).list("blog_posts", { sort: ["title", "-nope"] });
 (async () => { const p = await createClient({ baseUrl: "x" }).list("blog_posts", { fields: ["title"] }); return p.data[0]!.views; })();
-(async () => { const p = await createClient({ baseUrl: "x" }).list("blog_posts", { expand: ["author"] }); const s: string | null = p.data[0]!.author; return s; })();`;
-    expect(compile(misuse)).toHaveLength(9);
+(async () => { const p = await createClient({ baseUrl: "x" }).list("blog_posts", { expand: ["author"] }); const s: string | null = p.data[0]!.author; return s; })();
+createClient({ baseUrl: "x" }).get("blog_posts", "1", { fields: ["nope"] });
+createClient({ baseUrl: "x" }).get("blog_posts", "1", { expand: ["title"] });
+(async () => { const e = await createClient({ baseUrl: "x" }).get("blog_posts", "1", { fields: ["title"] }); return e.views; })();
+(async () => { const e = await createClient({ baseUrl: "x" }).get("blog_posts", "1", { expand: ["author"] }); const s: string | null = e.author; return s; })();
+createClient({ baseUrl: "x" }).get("blog_posts", "1", { limit: 5 });`;
+    expect(compile(misuse)).toHaveLength(14);
   });
 
   it("compiles for an empty workspace and for awkward names", () => {

@@ -12,9 +12,9 @@ import { access } from "../access.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { authenticate } from "../middleware/auth.js";
 import { getCollection } from "../../services/collections.js";
-import { getEntry, listEntries, type ExpandCheck } from "../../services/entries.js";
+import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
 import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
-import { entryListParams } from "../../core/entry-query.js";
+import { entryListParams, entryReadParams } from "../../core/entry-query.js";
 import type { Principal } from "../../core/principal.js";
 import { createDeliveryCache } from "../../services/delivery-cache.js";
 import { repo } from "../../storage/context.js";
@@ -40,10 +40,14 @@ export const deliveryRoutes = defineRoutes([
     method: "GET",
     path: "/api/v1/:collection/:id",
     access: ACCESS,
-    summary: "One published entry → {data}",
+    summary: "One published entry: fields, expand → {data}",
+    query: entryReadParams,
     handler: (event, ctx) => {
       const id = getRouterParam(event, "id") ?? "";
-      return cached(event, ctx, `e|${id}`, async (collection) => ({ data: await getEntry(ctx.service, collection, id, { publishedOnly: true }) }));
+      // JSON keeps id and query apart whatever characters either holds.
+      return cached(event, ctx, `e|${JSON.stringify([id, event.url.search])}`, async (collection, checkExpand) => ({
+        data: await readEntry(ctx.service, collection, id, event.url.searchParams, { publishedOnly: true, checkExpand }),
+      }));
     },
   },
 ]);

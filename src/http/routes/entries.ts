@@ -4,11 +4,11 @@
  */
 import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
-import { entryListParams } from "../../core/entry-query.js";
+import { entryListParams, entryReadParams } from "../../core/entry-query.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { getCollection } from "../../services/collections.js";
-import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../../services/entries.js";
+import { createEntry, deleteEntry, listEntries, readEntry, updateEntry } from "../../services/entries.js";
 
 const name = (event: H3Event) => getRouterParam(event, "name") ?? "";
 const id = (event: H3Event) => getRouterParam(event, "id") ?? "";
@@ -39,8 +39,10 @@ export const entryRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/collections/:name/entries/:id",
     access: access.grant("entries:read"),
-    summary: "One entry, draft or published",
-    handler: async (event, { service, workspace }) => getEntry(service, await getCollection(service, workspace.id, name(event)), id(event)),
+    summary: "One entry, draft or published: fields, expand (drafts included) → entry",
+    query: entryReadParams,
+    handler: async (event, { service, workspace }) =>
+      readEntry(service, await getCollection(service, workspace.id, name(event)), id(event), event.url.searchParams, { publishedOnly: false }),
   },
   {
     method: "PATCH",

@@ -8,15 +8,23 @@ import { DEFAULT_LIMIT, FILTER_OPS, MAX_IN_VALUES, MAX_LIMIT, MAX_SORT_KEYS } fr
 import { MAX_OFFSET } from "../../core/pagination.js";
 import { listOf } from "../../core/lists.js";
 import { getCollection, listCollections } from "../../services/collections.js";
-import { getEntry, listEntries } from "../../services/entries.js";
+import { listEntries, readEntry } from "../../services/entries.js";
 import { collectionView } from "../../storage/collections.js";
 import { defineTool } from "../tool.js";
 
 /** The `collection` argument every item tool takes. */
 export const collectionArg = z.string().min(1).describe("Collection name, as returned by list_collections (e.g. \"posts\").");
-/** The `id` argument of the single-item tools. */
 /** One filter value of list_items. */
 const filterScalar = z.union([z.string(), z.number(), z.boolean()]);
+/** The `fields` and `expand` arguments list_items and get_item share. */
+const shapeArgs = {
+  fields: z.array(z.string()).optional().describe("Only these user fields in each item (system fields always come)."),
+  expand: z
+    .array(z.string())
+    .optional()
+    .describe("relation / relations fields whose ids are replaced by the related entries (drafts included), one level deep."),
+};
+/** The `id` argument of the single-item tools. */
 export const itemIdArg = z.string().min(1).describe("The entry's id (a UUID), as returned by list_items or create_item.");
 
 export const contentReadTools = [
@@ -64,11 +72,7 @@ export const contentReadTools = [
           "Sort keys, most significant first, as a list or comma-separated: a field name, or id, _created_at, _updated_at, _published_at; " +
             "prefix with - for descending (default -_created_at). Ties are broken by id.",
         ),
-      fields: z.array(z.string()).optional().describe("Only these user fields in each item (system fields always come)."),
-      expand: z
-        .array(z.string())
-        .optional()
-        .describe("relation / relations fields whose ids are replaced by the related entries (drafts included), one level deep."),
+      ...shapeArgs,
       filter: z
         .record(z.string(), z.union([filterScalar, z.partialRecord(z.enum(FILTER_OPS), z.union([filterScalar, z.array(filterScalar).max(MAX_IN_VALUES)]))]))
         .optional()
@@ -87,8 +91,7 @@ export const contentReadTools = [
       if (offset !== undefined) params.set("offset", String(offset));
       if (after !== undefined) params.set("after", after);
       if (sort !== undefined) params.set("sort", [sort].flat().join(","));
-      if (fields) params.set("fields", fields.join(","));
-      if (expand) params.set("expand", expand.join(","));
+      setShape(params, fields, expand);
       for (const [field, value] of Object.entries(filter ?? {})) {
         if (typeof value !== "object") params.append(`filter[${field}]`, String(value));
         else for (const [op, v] of Object.entries(value)) if (v !== undefined) params.append(`filter[${field}][${op}]`, [v].flat().join(","));
@@ -100,10 +103,22 @@ export const contentReadTools = [
   defineTool({
     name: "get_item",
     grant: "entries:read",
-    summary: "One entry by id, draft or published",
-    description: "Returns one entry of a collection by id, whether draft or published, with all its fields and system fields.",
-    input: z.strictObject({ collection: collectionArg, id: itemIdArg }),
+    summary: "One entry by id, draft or published (fields, expand)",
+    description:
+      "Returns one entry of a collection by id, whether draft or published, with all its fields and system fields; " +
+      "fields and expand as in list_items.",
+    input: z.strictObject({ collection: collectionArg, id: itemIdArg, ...shapeArgs }),
     annotations: { title: "Get an item", readOnlyHint: true, openWorldHint: false },
-    run: async ({ collection, id }, ctx) => getEntry(ctx.service, await getCollection(ctx.service, ctx.workspaceId, collection), id),
+    async run({ collection, id, fields, expand }, ctx) {
+      const params = new URLSearchParams();
+      setShape(params, fields, expand);
+      return readEntry(ctx.service, await getCollection(ctx.service, ctx.workspaceId, collection), id, params, { publishedOnly: false });
+    },
   }),
 ];
+
+/** fields and expand as query parameters, for the parser every surface shares. */
+function setShape(params: URLSearchParams, fields: string[] | undefined, expand: string[] | undefined): void {
+  if (fields) params.set("fields", fields.join(","));
+  if (expand) params.set("expand", expand.join(","));
+}
