@@ -369,4 +369,106 @@ describe.each(drivers)("entry list query language on %s", (driver) => {
       await c.close();
     });
   });
+
+  describe("single-entry reads take fields and expand, nothing else", () => {
+    const idOf = async (n: number) => (await get(`/api/dashboard/collections/items/entries?filter[n]=${n}`, owner)).body.data[0].id as string;
+    const SYSTEM = ["_created_at", "_created_by", "_published_at", "_status", "_updated_at", "id"];
+
+    it("delivery: fields projects and expand expands, as on the list", async () => {
+      const id = await idOf(0);
+      const { status, body } = await get(`/api/v1/items/${id}?fields=n,_status&expand=tags`);
+      expect(status).toBe(200);
+      expect(Object.keys(body.data).sort()).toEqual([...SYSTEM, "n", "tags"].sort());
+      expect(body.data.tags.map((e: Json) => e.label)).toEqual(["red", "green"]);
+      // Each query is its own cached response: no spelling serves another's body.
+      expect((await get(`/api/v1/items/${id}?fields=title`)).body.data).toEqual({ ...pick(body.data, SYSTEM), title: "Fizz 0" });
+      const whole = await get(`/api/v1/items/${id}`);
+      expect(whole.body.data.tags).toEqual([tags[0], tags[1]]);
+      expect(whole.body.data).toHaveProperty("title", "Fizz 0");
+      expect((await get(`/api/v1/items/${id}?fields=`)).body.data).toEqual(whole.body.data);
+    });
+
+    it.each([
+      ["limit=5", "limit", /^"limit" is not a query parameter of a single entry \(fields, expand\)/],
+      ["filter[n]=0", "filter[n]", /^"filter\[n\]" is not a query parameter of a single entry/],
+      ["sort=n", "sort", /^"sort" is not/],
+      ["_=123", "_", /^"_" is not/],
+      ["fields=nope", "fields", /^fields: "nope" is not a field of collection items/],
+      ["expand=title", "expand", /^expand: title is a string field; only relation and relations fields expand/],
+      ["fields=n&fields=title", "fields", /^fields: given more than once/],
+    ])("?%s is a 400 naming %s on the delivery and dashboard routes", async (query, parameter, message) => {
+      const id = await idOf(1);
+      for (const [path, token] of [[`/api/v1/items/${id}`, undefined], [`/api/dashboard/collections/items/entries/${id}`, owner]] as const) {
+        const { status, body } = await get(`${path}?${query}`, token);
+        expect(status, path).toBe(400);
+        expect(body.parameter).toBe(parameter);
+        expect(body.error).toMatch(message);
+      }
+    });
+
+    it("delivery: expanding into a private or gated collection needs the credential the target needs", async () => {
+      const id = await idOf(0);
+      const path = `/api/v1/items/${id}?expand=author`;
+      const none = await get(path);
+      expect(none.status).toBe(403);
+      expect(none.body).toMatchObject({ grant: "entries:read", collection: "people", parameter: "expand" });
+      expect(none.body.error).toMatch(/^expand: collection people is private/);
+      expect((await get(path, keyNone)).body).toMatchObject({ error: "Missing grant: entries:read", grant: "entries:read" });
+      expect((await get(path, account)).status).toBe(403);
+      const ok = await get(path, keyRead);
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.author).toMatchObject({ id: authors[0], _status: "published" });
+      // Refused before the entry is looked up: an unknown id tells nothing more.
+      expect((await get(`/api/v1/items/${crypto.randomUUID()}?expand=author`)).status).toBe(403);
+      expect((await get(`/api/v1/items/${crypto.randomUUID()}?expand=author`, keyRead)).status).toBe(404);
+      const club = `/api/v1/items/${await idOf(5)}?expand=club`;
+      expect((await get(club)).body).toMatchObject({ collection: "vip", grant: "entries:read" });
+      expect((await get(club, account)).body.data.club).toMatchObject({ name: "V" });
+      expect((await get(club, keyRead)).status).toBe(200);
+      expect((await get(`/api/v1/items/${id}?expand=rel`)).status).toBe(200);
+    });
+
+    it("delivery: re-checks expand access on cache hits and never serves a stale expansion", async () => {
+      const path = `/api/v1/items/${await idOf(0)}?expand=author,tags`;
+      expect((await get(path, keyRead)).status).toBe(200);
+      expect((await get(path)).status).toBe(403);
+      expect((await get(path, keyNone)).status).toBe(403);
+      const renamed = `Renamed ${driver}`;
+      expect((await t.request(`/api/dashboard/collections/people/entries/${authors[0]}`, { method: "PATCH", json: { name: renamed }, token: owner })).status).toBe(200);
+      expect((await get(path, keyRead)).body.data.author.name).toBe(renamed);
+      await t.request(`/api/dashboard/collections/tags/entries/${tags[0]}`, { method: "PATCH", json: { _status: "draft" }, token: owner });
+      expect((await get(path, keyRead)).body.data.tags.map((e: Json) => e.label)).toEqual(["green"]);
+      await t.request(`/api/dashboard/collections/tags/entries/${tags[0]}`, { method: "PATCH", json: { _status: "published" }, token: owner });
+      expect((await get(path, keyRead)).body.data.tags.map((e: Json) => e.label)).toEqual(["red", "green"]);
+    });
+
+    it("drafts: never expanded nor read on the delivery API; the dashboard and get_item show and expand them", async () => {
+      const id = await idOf(3);
+      expect((await get(`/api/v1/items/${id}?expand=author`, keyRead)).body.data.author).toBeNull();
+      const dash = await get(`/api/dashboard/collections/items/entries/${id}?expand=author&fields=n`, owner);
+      expect(dash.status).toBe(200);
+      expect(dash.body.author).toMatchObject({ id: draftAuthor, name: "Draft", _status: "draft" });
+      expect(Object.keys(dash.body).sort()).toEqual([...SYSTEM, "author", "n"].sort());
+      const draft = await idOf(100);
+      expect((await get(`/api/v1/items/${draft}?fields=n`)).status).toBe(404);
+      expect((await get(`/api/dashboard/collections/items/entries/${draft}?fields=n`, owner)).body).toMatchObject({ n: 100, _status: "draft" });
+
+      const c = await connectClient(t, keyRead);
+      const item = await callTool(c, "get_item", { collection: "items", id, fields: ["n"], expand: ["author"] });
+      expect(item.isError, item.text).toBe(false);
+      expect(item.json).toEqual(dash.body);
+      const whole = await callTool(c, "get_item", { collection: "items", id });
+      expect(whole.json).toMatchObject({ n: 3, author: draftAuthor, title: "Fizz 3" });
+      const bad = await callTool(c, "get_item", { collection: "items", id, expand: ["title"] });
+      expect(bad).toMatchObject({ isError: true });
+      expect(bad.text).toContain("expand: title is a string field");
+      expect((await callTool(c, "get_item", { collection: "items", id, fields: ["nope"] })).text).toContain('fields: "nope" is not a field of collection items');
+      expect((await callTool(c, "get_item", { collection: "items", id, limit: 5 })).isError).toBe(true);
+      await c.close();
+    });
+  });
 });
+
+function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]]));
+}
