@@ -12,7 +12,8 @@ import { badRequest, notFound } from "../core/errors.js";
 import { lifecycleEvents, type ContentEventName, type Entry } from "../core/events.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
-import { parseEntryListQuery } from "../core/entry-query.js";
+import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
+import type { FieldDefinition } from "../core/collections.js";
 import { pageOf } from "../core/lists.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { createMediaRepo } from "../storage/media.js";
@@ -111,16 +112,111 @@ export async function getEntry(ctx: ServiceContext, collection: StoredCollection
   return toEntry(collection, row, relations);
 }
 
+/** Called once per collection an `expand` reads from, before it is read; throws to refuse. */
+export type ExpandCheck = (target: StoredCollection) => Promise<void>;
+
+/** Who reads: the delivery API (published only, `checkExpand` its gates) or the dashboard and MCP (drafts too). */
+export interface ReadOptions {
+  publishedOnly: boolean;
+  checkExpand?: ExpandCheck;
+}
+
 /**
- * One page of a collection's entries with `{data, meta: {total, limit, offset}}`: two indexed
- * queries, plus one for the page's many-to-many ids when the collection has such fields.
+ * One entry shaped by `fields` and `expand` (core/entry-query.ts parseEntryReadQuery), as a list
+ * shapes its entries: the same projection, the same expansion (no drafts with `publishedOnly`),
+ * the same `checkExpand`, which runs before the entry is read. 404 like getEntry.
+ *
+ * @example
+ * await readEntry(ctx, posts, id, new URLSearchParams("fields=title&expand=author"), { publishedOnly: true });
  */
-export async function listEntries(ctx: ServiceContext, collection: StoredCollection, params: URLSearchParams, opts: { publishedOnly: boolean }) {
+export async function readEntry(ctx: ServiceContext, collection: StoredCollection, id: string, params: URLSearchParams, opts: ReadOptions): Promise<Entry> {
+  const query = parseEntryReadQuery(collection, params);
+  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
+  const entry = await getEntry(ctx, collection, id, opts);
+  return (await shape(ctx, collection, [entry], query, targets, opts.publishedOnly))[0]!;
+}
+
+/**
+ * One page of a collection's entries with `{data, meta: {total, limit, offset, next}}` (the query
+ * language of core/entry-query.ts): two indexed queries, plus one for the page's many-to-many ids
+ * when the collection has such fields, plus two per collection an `expand` reads. `meta.next` is
+ * the cursor of the following page, null on the last one.
+ *
+ * Expanded entries follow the list: with `publishedOnly` (delivery) a draft target is never
+ * shown, exactly like a missing one (null for a relation, left out of a relations list).
+ * `checkExpand` decides who may read each target collection (the delivery API's gates).
+ */
+export async function listEntries(
+  ctx: ServiceContext,
+  collection: StoredCollection,
+  params: URLSearchParams,
+  opts: ReadOptions,
+) {
   const query = parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly });
+  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
   const entries = repo(ctx, createEntryRepo);
-  const { rows, total } = await entries.list(collection.id, query, opts.publishedOnly);
+  const { rows, more, total } = await entries.list(collection.id, query, opts.publishedOnly);
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
-  return pageOf(rows.map((r) => toEntry(collection, r, relations?.get(r.id))), total, query);
+  const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
+  const last = rowsAsEntries[rowsAsEntries.length - 1];
+  const next = more && last ? encodeCursor(query.sort, last) : null;
+  const data = await shape(ctx, collection, rowsAsEntries, query, targets, opts.publishedOnly);
+  const page = pageOf(data, total, query);
+  return { data: page.data, meta: { ...page.meta, next } };
+}
+
+/**
+ * The collections an expansion reads, by name (a relation may point at its own collection), each
+ * passed through `check` before anything is read from it.
+ */
+async function checkedTargets(ctx: ServiceContext, collection: StoredCollection, fields: FieldDefinition[], check?: ExpandCheck): Promise<Map<string, StoredCollection>> {
+  const out = new Map<string, StoredCollection>();
+  for (const f of fields) {
+    const name = f.collection!;
+    if (!out.has(name)) out.set(name, name === collection.name ? collection : await getCollection(ctx, collection.workspaceId, name));
+  }
+  for (const target of out.values()) await check?.(target);
+  return out;
+}
+
+/** Entries as a read asked for them: relations expanded, then only the asked fields kept. */
+async function shape(ctx: ServiceContext, collection: StoredCollection, data: Entry[], query: EntryReadQuery, targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
+  let out = data;
+  if (query.expand.length > 0) out = await expand(ctx, out, query.expand, targets, publishedOnly);
+  if (query.fields) out = out.map((e) => project(e, collection, query.fields!, query.expand));
+  return out;
+}
+
+/** Replaces the ids of `fields` with the entries they name: one read per target collection. */
+async function expand(ctx: ServiceContext, data: Entry[], fields: FieldDefinition[], targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
+  const entries = repo(ctx, createEntryRepo);
+  const found = new Map<string, Map<string, Entry>>();
+  for (const [name, target] of targets) {
+    const ids = new Set<string>();
+    for (const f of fields.filter((x) => x.collection === name)) for (const e of data) for (const id of [e[f.name] ?? []].flat()) ids.add(String(id));
+    const rows = await entries.getMany(target.id, [...ids], { publishedOnly });
+    const relations = hasManyToMany(target) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
+    found.set(name, new Map(rows.map((r) => [r.id, toEntry(target, r, relations?.get(r.id))])));
+  }
+  return data.map((e) => {
+    const out: Entry = { ...e };
+    for (const f of fields) {
+      const byId = found.get(f.collection!)!;
+      out[f.name] =
+        f.type === "relation"
+          ? (typeof e[f.name] === "string" ? (byId.get(e[f.name] as string) ?? null) : null)
+          : (e[f.name] as string[]).flatMap((id) => byId.get(id) ?? []);
+    }
+    return out;
+  });
+}
+
+/** An entry with only the asked user fields (and the expanded ones), plus every system field. */
+function project(e: Entry, c: StoredCollection, fields: string[], expanded: FieldDefinition[]): Entry {
+  const keep = new Set([...fields, ...expanded.map((f) => f.name)]);
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(e)) if (keep.has(key) || !c.fields.some((f) => f.name === key)) out[key] = v;
+  return out as Entry;
 }
 
 function entryNotFound() {

@@ -59,6 +59,35 @@ export async function evaluateGate(ctx: ServiceContext, collection: StoredCollec
 export { OPERATOR, type Actor } from "../core/principal.js";
 
 /**
+ * Whether an `expand` from `source` may read `target` through the delivery API: the target's own
+ * readers, so a public list never leaks a private or gated collection. A public target (or the
+ * source itself, already checked) needs nothing; otherwise the credential is read only now
+ * (`principal`) and 403 names what is missing: `entries:read` (no credential, or one the target
+ * does not accept, e.g. an account session into a private collection) or the gated collection
+ * whose rule the account does not satisfy.
+ */
+export async function assertCanExpand(
+  ctx: ServiceContext,
+  source: StoredCollection,
+  target: StoredCollection,
+  principal: () => Promise<Principal | undefined>,
+): Promise<void> {
+  if (target.access === "public" || target.id === source.id) return;
+  const p = await principal();
+  if (!p || !readerKinds(target).includes(p.kind)) {
+    const alt = target.access === "gated" ? " or an account session satisfying its rule" : "";
+    throw forbidden(`expand: collection ${target.name} is ${target.access}; expanding into it needs an API key holding entries:read${alt}`, {
+      grant: "entries:read",
+      collection: target.name,
+      parameter: "expand",
+    });
+  }
+  if (target.access === "gated") return evaluateGate(ctx, target, p);
+  assertEntriesRead(p);
+}
+
+
+/**
  * The one check of every change that widens who reads entries (core/openings.ts: opening a
  * collection, pointing it at another rule, changing a rule in use): it needs entries:read, so
  * collections:write or rules:write alone never reads entries by the back door (spec 5.4.3).

@@ -64,15 +64,36 @@ export function createEntryRepo(ctx: StorageContext) {
       return raw && fromRaw(raw);
     },
 
-    /** One page and the total (two indexed queries; see storage/entry-query.ts). */
-    /** One page and the total; an unfiltered total is one read of entry_counts (migration 003). */
+    /**
+     * One page and the total (an unfiltered total is one read of entry_counts, migration 003);
+     * `more` says whether rows follow the page (one extra row is read to know).
+     */
     async list(collectionId: string, query: EntryListQuery, publishedOnly: boolean, db: Sql = ctx.sql) {
       const q = buildListQuery(db.dialect, collectionId, query, publishedOnly);
       const [rows, count] = await Promise.all([
-        query.limit === 0 ? Promise.resolve([]) : db.all<RawRow>(`SELECT ${COLUMNS} FROM entries ${q.where} ${q.orderBy} LIMIT ? OFFSET ?`, [...q.params, ...q.orderParams, query.limit, query.offset]),
+        query.limit === 0
+          ? Promise.resolve([])
+          : db.all<RawRow>(`SELECT ${COLUMNS} FROM entries ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`, [
+              ...q.params,
+              ...q.keysetParams,
+              ...q.orderParams,
+              query.limit + 1,
+              query.offset,
+            ]),
         countOf(db, collectionId, query, publishedOnly, q),
       ]);
-      return { rows: rows.map(fromRaw), total: Number(count?.n ?? 0) };
+      return { rows: rows.slice(0, query.limit).map(fromRaw), more: rows.length > query.limit, total: Number(count?.n ?? 0) };
+    },
+
+    /** Entries of a collection by id (published ones only with `publishedOnly`), in no order. */
+    async getMany(collectionId: string, ids: string[], opts: { publishedOnly?: boolean } = {}, db: Sql = ctx.sql): Promise<EntryRow[]> {
+      if (ids.length === 0) return [];
+      const status = opts.publishedOnly ? " AND status = 'published'" : "";
+      const raw = await db.all<RawRow>(
+        `SELECT ${COLUMNS} FROM entries WHERE collection_id = ? AND id IN (${ids.map(() => "?").join(", ")})${status}`,
+        [collectionId, ...ids],
+      );
+      return raw.map(fromRaw);
     },
 
     async insert(row: EntryRow, db: Sql = ctx.sql): Promise<void> {

@@ -10,6 +10,7 @@ import { statementTriggers } from "./005-statement-triggers.js";
 import { siteBlobs } from "./006-site-blobs.js";
 import { identityVerification } from "./007-identity-verification.js";
 import { dashboardHosts } from "./008-dashboard-hosts.js";
+import { queryIndexes } from "./010-query-indexes.js";
 import { webhookDeliveries } from "./011-webhook-deliveries.js";
 
 export interface Migration {
@@ -27,6 +28,7 @@ export const migrations: Migration[] = [
   { id: 6, name: "site-blobs", sql: siteBlobs },
   { id: 7, name: "identity-verification", sql: identityVerification },
   { id: 8, name: "dashboard-hosts", sql: dashboardHosts },
-  // 9 and 10 are reserved for other changes; ids need not be contiguous (migrate() applies each missing id in order).
+  { id: 10, name: "query-indexes", sql: queryIndexes },
+  // ids need not be contiguous (migrate() applies each missing id in order).
   { id: 11, name: "webhook-deliveries", sql: webhookDeliveries },
 ];
