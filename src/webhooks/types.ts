@@ -141,9 +141,10 @@ export interface Dispatcher {
   emit(event: ServiceEvent): void;
   /**
    * One signed delivery through the real path (address check, limits), no debouncing.
-   * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants).
+   * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants). `reread` reads
+   * the webhook again before each attempt (`source.current`), as emitted deliveries do.
    */
-  deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean }): Promise<DeliveryResult>;
+  deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean; reread?: boolean }): Promise<DeliveryResult>;
   /** Send every pending debounced delivery now; resolves once they are handed to the queue. */
   flush(): Promise<void>;
   /**
