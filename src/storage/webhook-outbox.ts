@@ -20,6 +20,8 @@ export interface OutboxRow {
   payload: string;
   webhookId: string | null;
   version: number;
+  /** When the row became due (event time): a window's close time, an event's write time. */
+  dueAt: number;
 }
 
 export interface OutboxInsert {
@@ -38,6 +40,7 @@ interface RawRow {
   payload: string;
   webhook_id: string | null;
   version: number | string;
+  due_at: number | string;
 }
 
 const PENDING = "state = 'pending'";
@@ -67,14 +70,16 @@ export function createOutboxRepo(sql: Sql) {
 
     /**
      * Opens the window `key` or puts a newer payload in it: it then closes at `dueAt` (trailing,
-     * spec 6.7.3). Touching bumps `version`, so a close decided on an older version fails.
+     * spec 6.7.3). Touching bumps `version`, so a close decided on an older version fails. An older
+     * event (processed late by another instance) never replaces a newer one.
      */
     async touchWindow(db: Sql, key: string, row: OutboxInsert): Promise<void> {
       await db.run(
         `INSERT INTO webhook_outbox (id, kind, workspace_id, event, payload, webhook_id, window_key, due_at)
          VALUES (?, 'window', ?, ?, ?, ?, ?, ?)
          ON CONFLICT (window_key) DO UPDATE SET payload = excluded.payload, event = excluded.event,
-           due_at = excluded.due_at, version = webhook_outbox.version + 1`,
+           due_at = excluded.due_at, version = webhook_outbox.version + 1
+         WHERE excluded.due_at >= webhook_outbox.due_at`,
         [randomUUID(), row.workspaceId, row.event, row.payload, row.webhookId ?? null, key, row.dueAt],
       );
     },
@@ -87,7 +92,7 @@ export function createOutboxRepo(sql: Sql) {
       return sql.transaction(async (tx) => {
         const lock = tx.dialect === "postgresql" ? " FOR UPDATE SKIP LOCKED" : "";
         const rows = await tx.all<RawRow>(
-          `SELECT id, kind, workspace_id, event, payload, webhook_id, version FROM webhook_outbox
+          `SELECT id, kind, workspace_id, event, payload, webhook_id, version, due_at FROM webhook_outbox
            WHERE ${where} ORDER BY due_at LIMIT ?${lock}`,
           [dueBy, wallNow, limit],
         );
@@ -105,6 +110,7 @@ export function createOutboxRepo(sql: Sql) {
           payload: r.payload,
           webhookId: r.webhook_id,
           version: Number(r.version),
+          dueAt: Number(r.due_at),
         }));
       });
     },

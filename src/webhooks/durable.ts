@@ -141,7 +141,8 @@ export function createDurableDispatcher(options: DurableDispatcherOptions): Dura
       for (const target of targets) {
         const window = debounceWindow(target, event);
         const next = { workspaceId: row.workspaceId, event: row.event, payload: row.payload, webhookId: target.id, dueAt: clock.now() };
-        if (window) await repo.touchWindow(tx, dbKey("debounce", window.key), { ...next, dueAt: next.dueAt + window.delayMs });
+        // Counted from the event (or the coalescing window's close), not from when a poll saw it.
+        if (window) await repo.touchWindow(tx, dbKey("debounce", window.key), { ...next, dueAt: row.dueAt + window.delayMs });
         else now.push({ id: await repo.insert(tx, "delivery", next, claim()), target });
       }
       return true;
