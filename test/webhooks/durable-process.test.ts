@@ -128,6 +128,22 @@ describe.skipIf(!builtCli).each(drivers)("durable delivery across processes on %
     ]);
   });
 
+  it("two svc serve --durable-webhooks instances on one database send each event once", async () => {
+    const { db, receiver, demo } = await prepare();
+    const one = await serve(db);
+    const two = await serve(db);
+    const secret = await hook(one.base, demo.owner, receiver);
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      apiOf(i % 2 ? one.base : two.base, demo.owner)("/api/dashboard/collections/posts/entries", "POST", { title: `n${i}` }).then(async (r) => (await r.json()).id as string),
+    );
+    const ids = await Promise.all(writes);
+    await receiver.waitFor(20, 10_000);
+    await sleep(1000);
+    const seen = receiver.requests.map((q) => verified(q, secret).data.entry.id);
+    expect(seen).toHaveLength(20);
+    expect(new Set(seen)).toEqual(new Set(ids));
+  });
+
   it("a CLI write while a durable server runs goes to the outbox and the server delivers it", async () => {
     const { db, receiver, demo } = await prepare();
     const server = await serve(db);
