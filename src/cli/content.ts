@@ -10,7 +10,7 @@ import { collectionView } from "../storage/collections.js";
 import { createCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, listEntries, updateEntry } from "../services/entries.js";
-import type { Entry } from "../storage/entries.js";
+import type { Entry } from "../core/events.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 

@@ -30,10 +30,10 @@ export function isEventName(value: unknown): value is EventName {
 export type EntryStatus = "draft" | "published";
 
 /**
- * An entry as carried in content events (spec 2.5): user fields as stored, the system columns,
- * and never a many-to-many field (absent as a key, not empty, not null).
+ * An entry (spec 2.5): user fields as stored and the system columns. As the API returns it, every
+ * many-to-many field is an id array; in events there is none (see {@link EventEntry}).
  */
-export interface EventEntry {
+export interface Entry {
   id: string;
   _status: EntryStatus;
   _published_at: string | null;
@@ -42,6 +42,12 @@ export interface EventEntry {
   _updated_at: string;
   [field: string]: unknown;
 }
+
+/**
+ * An entry as carried in content events: never a many-to-many field (absent as a key, not empty,
+ * not null; core/collections.ts toEventEntry).
+ */
+export type EventEntry = Entry;
 
 /** `data` of the five content events (spec 6.2). */
 export interface ContentEventData {

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
-import { lifecycleEvents, type ContentEventName, type ServiceEvent } from "../core/events.js";
+import { lifecycleEvents, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
 import { publish } from "./bus.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
@@ -18,7 +18,7 @@ import { parseEntryListQuery } from "../core/entry-query.js";
 import { pageOf } from "../core/lists.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { createMediaRepo } from "../storage/media.js";
-import { createEntryRepo, toEntry, type Entry, type EntryRow, type RelationMap } from "../storage/entries.js";
+import { createEntryRepo, toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";

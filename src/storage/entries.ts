@@ -4,22 +4,11 @@
  * with every many-to-many field as an id array; events leave those out (core/collections.ts toEventEntry).
  */
 import type { CollectionDefinition } from "../core/collections.js";
-import type { EntryStatus } from "../core/events.js";
+import type { Entry, EntryStatus } from "../core/events.js";
 import type { EntryListQuery } from "../core/entry-query.js";
 import type { StorageContext } from "./context.js";
 import type { Sql, SqlValue } from "./sql.js";
 import { buildListQuery, jsonPath } from "./entry-query.js";
-
-/** An entry as the API returns it (spec 2.5; many-to-many fields as id arrays). */
-export interface Entry {
-  id: string;
-  _status: EntryStatus;
-  _published_at: string | null;
-  _created_by: string;
-  _created_at: string;
-  _updated_at: string;
-  [field: string]: unknown;
-}
 
 /** A stored row with `data` parsed. */
 export interface EntryRow {

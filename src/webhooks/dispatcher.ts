@@ -24,7 +24,8 @@ import { createPinnedAgent } from "./pinned-agent.js";
 import { DEFAULTS, resolveOptions } from "./options.js";
 import { coalesceKey, debounceWindow, wantsEvent } from "./matching.js";
 import { createDeliveryQueue } from "./queue.js";
-import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget, WindowStoreFactory } from "./types.js";
+import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
+import { memoryWindowStore } from "./window-store.js";
 
 interface Pending {
   target: WebhookTarget;
@@ -63,10 +64,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // spec 6.7.1: content.updated is coalesced per entry BEFORE the webhooks are looked up. Every
   // webhook of the workspace sees the same update stream, so this equals coalescing per
   // (webhook, entry), with one window and one lookup per burst instead of one per webhook.
-  const windows: WindowStoreFactory = opts.windows === "memory" ? (_stage, c, onClose) => createDebounceWindows(c, onClose) : opts.windows;
-  const coalesce = windows<ServiceEvent>("coalesce", clock, (event) => fanOut(event, false), logger);
+  const store = opts.windows === "memory" ? memoryWindowStore : opts.windows;
+  const coalesce = createDebounceWindows(store<ServiceEvent>({ stage: "coalesce", clock, logger }), clock, (event) => fanOut(event, false), logger);
   // spec 6.7.2: the optional per-webhook window, after coalescing (so updated waits ~debounce_ms + 0.5 s).
-  const debounce = windows<Pending>("debounce", clock, ({ target, event }) => send(target, event), logger);
+  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, ({ target, event }) => send(target, event), logger);
   const lookups = new Set<Promise<void>>();
   let dropped = 0;
   let closing: Promise<void> | undefined;
@@ -137,7 +138,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
     await coalesce.drain();
     await debounce.drain();
-    await Promise.all([coalesce.close?.(), debounce.close?.()]).catch((err: unknown) =>
+    await Promise.all([coalesce.close(), debounce.close()]).catch((err: unknown) =>
       logger.warn("webhook window store did not close cleanly", { error: err instanceof Error ? err.message : String(err) }),
     );
     agent.destroy();

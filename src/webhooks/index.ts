@@ -21,5 +21,6 @@ export type {
   WebhookTarget,
   WindowStage,
   WindowStore,
+  WindowStoreContext,
   WindowStoreFactory,
 } from "./types.js";

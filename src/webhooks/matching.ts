@@ -3,7 +3,7 @@
  * dispatcher and the durable outbox so both match and key windows the same way.
  */
 import { eventSubjectId, type ServiceEvent } from "../core/events.js";
-import { MAX_DEBOUNCE_MS } from "./options.js";
+import { DEBOUNCE_MAX_MS } from "../core/webhook-policy.js";
 import type { WebhookTarget } from "./types.js";
 
 /** The source promises active, subscribed webhooks of the event's workspace; checked again anyway. */
@@ -18,7 +18,7 @@ export function coalesceKey(event: ServiceEvent): string | undefined {
 
 /** spec 6.7.2: the webhook's debounce window for `event` (key and delay), or undefined to send at once. */
 export function debounceWindow(target: WebhookTarget, event: ServiceEvent): { key: string; delayMs: number } | undefined {
-  const delayMs = Math.min(target.debounceMs || 0, MAX_DEBOUNCE_MS);
+  const delayMs = Math.min(target.debounceMs || 0, DEBOUNCE_MAX_MS);
   if (!(delayMs > 0)) return undefined;
   const key = target.debounceScope === "webhook" ? `${target.id}\0${event.event}` : `${target.id}\0${event.event}\0${eventSubjectId(event)}`;
   return { key, delayMs };

@@ -15,9 +15,6 @@ export const DEFAULTS = {
   graceMs: 5000,
 } as const;
 
-/** spec 2.6: debounce_ms is at most one hour. */
-export const MAX_DEBOUNCE_MS = 3_600_000;
-
 export interface ResolvedOptions extends Required<Omit<DispatcherOptions, "lookup" | "ca">> {
   lookup: DispatcherOptions["lookup"];
   ca: DispatcherOptions["ca"];

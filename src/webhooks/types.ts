@@ -3,8 +3,10 @@
  */
 import type { EventName, ServiceEvent } from "../core/events.js";
 import type { WebhookTarget } from "../core/webhook-target.js";
+import type { WindowStoreFactory } from "./window-store.js";
 
 export type { WebhookTarget };
+export type { WindowStage, WindowStore, WindowStoreContext, WindowStoreFactory } from "./window-store.js";
 
 /** Where the dispatcher finds the webhooks of a workspace. */
 export interface WebhookSource {
@@ -79,34 +81,6 @@ export interface DispatcherOptions {
    */
   windows?: "memory" | WindowStoreFactory;
 }
-
-/** The two window stages of spec 6.7: content.updated coalescing, then a webhook's debounce_ms. */
-export type WindowStage = "coalesce" | "debounce";
-
-/**
- * Keyed trailing windows (spec 6.7.3): a window closes `delayMs` after the LAST value put in it and
- * hands only that value to the store's `onClose`, on exactly one instance.
- */
-export interface WindowStore<V> {
-  /** Puts `value` in the window `key` (opening it if needed); it closes `delayMs` after this call. */
-  touch(key: string, value: V, delayMs: number): void;
-  /** True when this instance has the window `key` open. */
-  has(key: string): boolean;
-  /** Closes this instance's windows now without `onClose`; returns the values this instance must send. */
-  drain(): V[] | Promise<V[]>;
-  /** Windows open (or closing) on this instance. */
-  readonly size: number;
-  /** Releases connections; called once by the dispatcher after its last drain. */
-  close?(): Promise<void>;
-}
-
-/** Creates the store of one stage; `onClose` receives each closed window's last value. */
-export type WindowStoreFactory = <V>(
-  stage: WindowStage,
-  clock: DispatcherClock,
-  onClose: (value: V) => void,
-  logger: DispatcherLogger,
-) => WindowStore<V>;
 
 /** Outcome of one delivery (all its attempts). */
 export interface DeliveryResult {
