@@ -8,7 +8,7 @@
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
-import type { Principal } from "../core/principal.js";
+import { assertHoldsGrant, bypassesGrants, type Actor, type Principal } from "../core/principal.js";
 import { admitsAccount, type AccountChange } from "../core/openings.js";
 import { evaluateRule, type RuleAccount } from "../core/rules.js";
 import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
@@ -55,14 +55,8 @@ export async function evaluateGate(ctx: ServiceContext, collection: StoredCollec
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
 }
 
-/**
- * Who makes a management change: a principal of the request, or the local operator (the CLI,
- * which like an owner bypasses grants).
- */
-export type Actor = Principal | { kind: "operator" };
-
-/** The operator: what the CLI passes as the actor of its changes. */
-export const OPERATOR: Actor = { kind: "operator" };
+// Services and their callers name the actor of a change with these.
+export { OPERATOR, type Actor } from "../core/principal.js";
 
 /**
  * The one check of every change that widens who reads entries (core/openings.ts: opening a
@@ -71,8 +65,7 @@ export const OPERATOR: Actor = { kind: "operator" };
  * 403 `Missing grant: entries:read`; owners and the operator bypass.
  */
 export function assertMayOpen(actor: Actor): void {
-  if (actor.kind === "operator" || (actor.kind === "user" && actor.role === "owner")) return;
-  assertGrant(actor.kind === "account" ? [] : actor.grants, "entries:read");
+  assertHoldsGrant(actor, "entries:read");
 }
 
 /**
@@ -83,7 +76,7 @@ export function assertMayOpen(actor: Actor): void {
  * Owners and the operator bypass.
  */
 export async function assertMayAdmitAccount(ctx: ServiceContext, workspaceId: string, actor: Actor, change: AccountChange, creating: boolean): Promise<void> {
-  if (actor.kind === "operator" || (actor.kind === "user" && actor.role === "owner")) return;
+  if (bypassesGrants(actor)) return;
   if (!admitsAccount(change, creating)) return;
   const collections = await repo(ctx, createCollectionRepo).list(workspaceId);
   if (collections.some((c) => c.access === "gated")) assertMayOpen(actor);

@@ -8,7 +8,7 @@
  * not keep a process alive. Who sends a window that closed is the store's answer (window-store.ts).
  */
 import type { DispatcherClock, DispatcherLogger } from "./types.js";
-import type { WindowStore } from "./window-store.js";
+import type { WindowStore } from "./types.js";
 
 export interface DebounceWindows<V> {
   /** Puts `value` in the window `key` (opening it if needed); it closes `delayMs` after this call. */

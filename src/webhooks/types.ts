@@ -3,10 +3,8 @@
  */
 import type { EventName, ServiceEvent } from "../core/events.js";
 import type { WebhookTarget } from "../core/webhook-target.js";
-import type { WindowStoreFactory } from "./window-store.js";
 
 export type { WebhookTarget };
-export type { WindowStage, WindowStore, WindowStoreContext, WindowStoreFactory } from "./window-store.js";
 
 /** Where the dispatcher finds the webhooks of a workspace. */
 export interface WebhookSource {
@@ -81,6 +79,43 @@ export interface DispatcherOptions {
    */
   windows?: "memory" | WindowStoreFactory;
 }
+
+/** The two window stages of spec 6.7: content.updated coalescing, then a webhook's debounce_ms. */
+export type WindowStage = "coalesce" | "debounce";
+
+/**
+ * Ownership of the windows of one stage: the one interface of every window store. The timers and
+ * the fire path are shared (debounce.ts); the design is in window-store.ts.
+ *
+ * @example
+ * // A store where this process always owns its windows (what "memory" uses):
+ * const store: WindowStore<Event> = { put() {}, take: () => true };
+ */
+export interface WindowStore<V> {
+  /**
+   * This instance put `value` in the window `key` (opening it, or restarting it); it closes
+   * `delayMs` from now. Never throws: failures are the store's to log and to remember.
+   */
+  put(key: string, value: V, delayMs: number): void;
+  /**
+   * This instance's timer of window `key` ran out (or the dispatcher is flushing). True when this
+   * instance owns the window and must send the value it put last; false when a later `put`
+   * elsewhere owns it. The store forgets the window either way. Never rejects.
+   */
+  take(key: string): boolean | Promise<boolean>;
+  /** Releases connections; called once by the dispatcher after its last flush. */
+  close?(): Promise<void>;
+}
+
+/** What a store factory is given for one stage. */
+export interface WindowStoreContext {
+  stage: WindowStage;
+  clock: DispatcherClock;
+  logger: DispatcherLogger;
+}
+
+/** Creates the store of one stage (the dispatcher makes one per stage). */
+export type WindowStoreFactory = <V>(context: WindowStoreContext) => WindowStore<V>;
 
 /** Outcome of one delivery (all its attempts). */
 export interface DeliveryResult {

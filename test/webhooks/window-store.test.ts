@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createDebounceWindows } from "../../src/webhooks/debounce.js";
-import { memoryWindowStore, type WindowStore } from "../../src/webhooks/window-store.js";
+import type { WindowStore } from "../../src/webhooks/types.js";
+import { memoryWindowStore } from "../../src/webhooks/window-store.js";
 import { captureLogger, createFakeClock, settle } from "./helpers.js";
 
 /** Stores of two "instances" sharing one owner table, like Redis does across processes. */

@@ -7,13 +7,12 @@
  */
 import type { H3Event } from "h3";
 import { forbidden, notFound, unauthorized } from "../../core/errors.js";
-import { assertGrant } from "../../core/grants.js";
 import { hashToken, parseBearer, tokenKind, type TokenKind } from "../../core/keys.js";
 import { createCredentialRepo } from "../../storage/credentials.js";
 import { repo } from "../../storage/context.js";
 import type { ServiceContext } from "../../services/context.js";
 import type { Access } from "../access.js";
-import type { Principal } from "../../core/principal.js";
+import { assertHoldsGrant, isOwner, type Principal } from "../../core/principal.js";
 import type { TenantWorkspace } from "./tenant.js";
 
 /** spec 2.1 / 8: last_used_at is written at most once a minute per key. */
@@ -116,10 +115,10 @@ export async function authorize(
   if (!principal) throw unauthorized();
   switch (accessRule.kind) {
     case "grant":
-      assertPrincipalGrant(principal, accessRule.grant);
+      assertHoldsGrant(principal, accessRule.grant);
       return principal;
     case "owner":
-      if (principal.kind === "user" && principal.role === "owner") return principal;
+      if (isOwner(principal)) return principal;
       throw forbidden("Only a workspace owner can do this (owner-only, cannot be granted)");
     case "key":
       if (principal.kind !== "key") throw unauthorized();
@@ -133,9 +132,4 @@ export async function authorize(
   }
 }
 
-/** Grant check for any principal: owners bypass (spec 5.5); accounts carry no grants (spec 2.4). */
-export function assertPrincipalGrant(principal: Principal | undefined, grant: Parameters<typeof assertGrant>[1]): void {
-  if (!principal) throw unauthorized();
-  if (principal.kind === "user" && principal.role === "owner") return;
-  assertGrant(principal.kind === "account" ? [] : principal.grants, grant);
-}
+

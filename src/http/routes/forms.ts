@@ -6,12 +6,11 @@
 import { getRouterParam, type H3Event } from "h3";
 import { badRequest, rateLimited } from "../../core/errors.js";
 import { listOf } from "../../core/lists.js";
-import { hasGrant, type Grant } from "../../core/grants.js";
 import { createForm, deleteForm, getForm, listForms, submitForm, updateForm } from "../../services/forms.js";
 import { formView } from "../../storage/forms.js";
 import type { ServiceContext } from "../../services/context.js";
 import { access } from "../access.js";
-import type { Principal } from "../../core/principal.js";
+import { holdsGrant } from "../../core/principal.js";
 import { readJsonObject } from "../body.js";
 import { clientAddress } from "../middleware/login-limit.js";
 import { defineRoutes } from "../route.js";
@@ -82,7 +81,7 @@ export const formRoutes = defineRoutes([
     summary: "Replace a form's definition; 409 when stored submissions would violate it (count only with submissions:read)",
     async handler(event, { service, workspace, principal }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      const revealCount = holds(principal, "submissions:read");
+      const revealCount = holdsGrant(principal, "submissions:read");
       return formView(await updateForm(service, workspace.id, slug(event), body, { revealCount }));
     },
   },
@@ -93,19 +92,13 @@ export const formRoutes = defineRoutes([
     summary: "Delete a form; one with stored submissions also needs submissions:write (they are deleted with it)",
     async handler(event, { service, workspace, principal }) {
       await deleteForm(service, workspace.id, slug(event), {
-        revealCount: holds(principal, "submissions:read"),
-        canDeleteSubmissions: holds(principal, "submissions:write"),
+        revealCount: holdsGrant(principal, "submissions:read"),
+        canDeleteSubmissions: holdsGrant(principal, "submissions:write"),
       });
       return new Response(null, { status: 204 });
     },
   },
 ]);
-
-/** Grant check without throwing: owners bypass (spec 5.5), accounts hold nothing (spec 2.4). */
-export function holds(principal: Principal | undefined, grant: Grant): boolean {
-  if (!principal || principal.kind === "account") return false;
-  return (principal.kind === "user" && principal.role === "owner") || hasGrant(principal.grants, grant);
-}
 
 /** spec 4.1, 5.3: the submit endpoint runs in browsers, so a key sent there is already exposed. */
 function refuseApiKey(event: H3Event): void {
