@@ -52,7 +52,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
     await entries.insert(row, tx);
     const relations = await saveRelations(ctx, c, row.id, {}, input.values, tx);
     const entry = toEntry(c, row, relations);
-    return { entry, events: await record(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
   });
   publish(ctx, events);
   return entry;
@@ -83,7 +83,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
     const current = (await entries.relationsOf([id], tx)).get(id) ?? {};
     const relations = await saveRelations(ctx, c, id, current, input.values, tx);
     const entry = toEntry(c, next, relations);
-    return { entry, events: await record(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };
   });
   publish(ctx, events);
   return entry;
@@ -99,7 +99,7 @@ export async function deleteEntry(ctx: ServiceContext, workspaceId: string, coll
     const relations = (await entries.relationsOf([id], tx)).get(id);
     await entries.remove(id, tx);
     const entry = toEntry(c, row, relations);
-    return { entry, events: await record(ctx, tx, workspaceId, c, ["content.deleted"], entry) };
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, ["content.deleted"], entry) };
   });
   publish(ctx, events);
   return entry;
@@ -138,7 +138,7 @@ function hasManyToMany(c: StoredCollection): boolean {
  * The events of a write, built inside its transaction: in durable mode they go into the outbox in
  * that same transaction (docs/webhooks.md "Durable delivery"); they are published after commit.
  */
-async function record(ctx: ServiceContext, tx: Sql, workspaceId: string, c: StoredCollection, names: ContentEventName[], entry: Entry): Promise<ServiceEvent[]> {
+async function recordEvents(ctx: ServiceContext, tx: Sql, workspaceId: string, c: StoredCollection, names: ContentEventName[], entry: Entry): Promise<ServiceEvent[]> {
   const events: ServiceEvent[] = names.map((event) => ({ workspaceId, event, data: { collection: c.name, entry: toEventEntry(c, entry) } }));
   await ctx.outbox?.record(tx, events);
   return events;
