@@ -132,7 +132,7 @@ export function createDurableDispatcher(options: DurableDispatcherOptions): Dura
       return;
     }
     // An event, or a closed coalescing window: match the workspace's webhooks (spec 6.7.1 then 6.7.2).
-    const targets = (await source.targetsFor(row.workspaceId, event.event as never)).filter((t) => wantsEvent(t, event));
+    const targets = (await source.targetsFor(row.workspaceId, event.event)).filter((t) => wantsEvent(t, event));
     const now = [] as { id: string; target: WebhookTarget }[];
     const moved = await sql.transaction(async (tx) => {
       const mine =
