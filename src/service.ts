@@ -22,7 +22,7 @@ import type { RequestLogger } from "./http/request-log.js";
 import { handleMcpRequest } from "./mcp/server.js";
 import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./services/context.js";
-import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
+import { createWebhookDispatcher, deliveryMode, startFeatures, type WebhookTuning } from "./features.js";
 import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
 import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
 
@@ -159,8 +159,12 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       : createMemorySharedState(now);
     cleanup.push(() => shared.close());
     const allowPrivate = options.allowPrivateWebhookTargets ?? false;
+    const tuning = options.webhooks as WebhookTuning | undefined;
+    const mode = await deliveryMode(sql, tuning?.durable);
+    const webhooks = createWebhookDispatcher(() => context, logger, allowPrivate, tuning, options.redis, mode === "memory" ? undefined : { sql, mode });
     const context: ServiceContext = {
-      webhooks: createWebhookDispatcher(() => context, logger, allowPrivate, options.webhooks, options.redis),
+      webhooks,
+      ...("record" in webhooks && { outbox: webhooks }),
       sql,
       blobs,
       sealer,

@@ -37,6 +37,7 @@ interface ServeFlags {
   quiet?: boolean;
   https?: boolean;
   open?: boolean;
+  durableWebhooks?: boolean;
 }
 
 /** The sign-in throttling settings a flag of the same name sets (docs/configuration.md). */
@@ -50,6 +51,7 @@ export function registerServe(program: Command): void {
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
     .option("--trust-proxy", "read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy")
     .option("--no-dashboard", "do not serve the web dashboard at /_/")
+    .option("--durable-webhooks", "record webhook events in the database and deliver from there: nothing is lost to a crash or restart, several instances share the work (docs/webhooks.md)")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
     .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
@@ -91,7 +93,13 @@ export function registerServe(program: Command): void {
       }
 
       let listening = config.port;
-      const svc = await createService({ ...serviceOptions(config), ...developmentMail(config.hostname, () => listening), logger, requestLog });
+      const svc = await createService({
+        ...serviceOptions(config),
+        ...developmentMail(config.hostname, () => listening),
+        logger,
+        requestLog,
+        ...(opts.durableWebhooks && { webhooks: { durable: true } }),
+      });
       // A cluster worker: the primary already bootstrapped and announces the port.
       const demo = cluster.isWorker ? undefined : await bootstrapOnce(svc.context).catch(async (error: unknown) => {
         await svc.close();

@@ -1,7 +1,8 @@
 /**
  * THE write path of entries (DESIGN §5): HTTP, MCP and the CLI all call createEntry, updateEntry
- * and deleteEntry. Each commits in one transaction and only then emits the events of spec
- * section 3 (core/events.ts lifecycleEvents) on ctx.bus, with `{collection, entry}` where entry
+ * and deleteEntry. Each commits in one transaction (which, in durable webhook mode, also records
+ * the events in the outbox) and only then emits the events of spec section 3
+ * (core/events.ts lifecycleEvents) on ctx.bus, with `{collection, entry}` where entry
  * is the stored row without many-to-many keys (spec 2.5, 6.2).
  *
  * `_published_at` is set the first time an entry is published and then kept: unpublishing and
@@ -9,7 +10,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
-import { lifecycleEvents, type ContentEventName, type Entry } from "../core/events.js";
+import { lifecycleEvents, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
+import { publish } from "./bus.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
 import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
@@ -34,7 +36,7 @@ export type { Entry };
  */
 export async function createEntry(ctx: ServiceContext, workspaceId: string, collection: string, body: Record<string, unknown>, actorId: string): Promise<Entry> {
   const entries = repo(ctx, createEntryRepo);
-  const { c, entry } = await ctx.sql.transaction(async (tx) => {
+  const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const input = parseEntryInput(c, body, "create");
     await checkReferences(ctx, workspaceId, c, input.values, tx);
@@ -52,9 +54,10 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
     };
     await entries.insert(row, tx);
     const relations = await saveRelations(ctx, c, row.id, {}, input.values, tx);
-    return { c, entry: toEntry(c, row, relations) };
+    const entry = toEntry(c, row, relations);
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
   });
-  emit(ctx, workspaceId, c, lifecycleEvents(null, entry._status), entry);
+  publish(ctx, events);
   return entry;
 }
 
@@ -64,7 +67,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
  */
 export async function updateEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string, body: Record<string, unknown>): Promise<Entry> {
   const entries = repo(ctx, createEntryRepo);
-  const { c, before, entry } = await ctx.sql.transaction(async (tx) => {
+  const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
     if (!row) throw entryNotFound();
@@ -82,24 +85,26 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
     await entries.update(next, tx);
     const current = (await entries.relationsOf([id], tx)).get(id) ?? {};
     const relations = await saveRelations(ctx, c, id, current, input.values, tx);
-    return { c, before: row, entry: toEntry(c, next, relations) };
+    const entry = toEntry(c, next, relations);
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };
   });
-  emit(ctx, workspaceId, c, lifecycleEvents(before.status, entry._status), entry);
+  publish(ctx, events);
   return entry;
 }
 
 /** Deletes an entry; fires content.deleted carrying the entry as it was (spec 3). */
 export async function deleteEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string): Promise<Entry> {
   const entries = repo(ctx, createEntryRepo);
-  const { c, entry } = await ctx.sql.transaction(async (tx) => {
+  const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
     if (!row) throw entryNotFound();
     const relations = (await entries.relationsOf([id], tx)).get(id);
     await entries.remove(id, tx);
-    return { c, entry: toEntry(c, row, relations) };
+    const entry = toEntry(c, row, relations);
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, ["content.deleted"], entry) };
   });
-  emit(ctx, workspaceId, c, ["content.deleted"], entry);
+  publish(ctx, events);
   return entry;
 }
 
@@ -227,8 +232,14 @@ function hasManyToMany(c: StoredCollection): boolean {
   return c.fields.some((f) => f.type === "relations");
 }
 
-function emit(ctx: ServiceContext, workspaceId: string, c: StoredCollection, events: ContentEventName[], entry: Entry): void {
-  for (const event of events) ctx.bus.emit({ workspaceId, event, data: { collection: c.name, entry: toEventEntry(c, entry) } });
+/**
+ * The events of a write, built inside its transaction: in durable mode they go into the outbox in
+ * that same transaction (docs/webhooks.md "Durable delivery"); they are published after commit.
+ */
+async function recordEvents(ctx: ServiceContext, tx: Sql, workspaceId: string, c: StoredCollection, names: ContentEventName[], entry: Entry): Promise<ServiceEvent[]> {
+  const events: ServiceEvent[] = names.map((event) => ({ workspaceId, event, data: { collection: c.name, entry: toEventEntry(c, entry) } }));
+  await ctx.outbox?.record(tx, events);
+  return events;
 }
 
 /** New `data`: stored values with the patch applied; null clears; many-to-many never lives here. */

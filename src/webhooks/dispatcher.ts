@@ -23,8 +23,8 @@ import { eventSubjectId, restampDeliveryBody, type ServiceEvent } from "../core/
 import { toDeliveryBody } from "./sign.js";
 import { createDebounceWindows } from "./debounce.js";
 import { createPinnedAgent } from "./pinned-agent.js";
-import { DEBOUNCE_MAX_MS } from "../core/webhook-policy.js";
 import { DEFAULTS, resolveOptions } from "./options.js";
+import { coalesceKey, debounceWindow, wantsEvent } from "./matching.js";
 import { createDeliveryQueue } from "./queue.js";
 import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
 import { memoryWindowStore } from "./window-store.js";
@@ -95,12 +95,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       .then(() => source.targetsFor(event.workspaceId, event.event))
       .then((targets) => {
         lookups.delete(lookup); // it becomes windows/deliveries now: do not count it twice against the cap
-        for (const target of targets) {
-          // The source promises active, subscribed webhooks of this workspace; checked again anyway.
-          if (target.active && target.workspaceId === event.workspaceId && target.events.includes(event.event)) {
-            route(target, event, immediate);
-          }
-        }
+        for (const target of targets) if (wantsEvent(target, event)) route(target, event, immediate);
       })
       .catch((err: unknown) => {
         dropped++;
@@ -115,14 +110,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean): void => {
-    const delay = Math.min(target.debounceMs || 0, DEBOUNCE_MAX_MS);
-    if (immediate || !(delay > 0)) return send(target, event);
-    const key =
-      target.debounceScope === "webhook"
-        ? `${target.id}\0${event.event}`
-        : `${target.id}\0${event.event}\0${eventSubjectId(event)}`;
-    if (!debounce.has(key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    debounce.touch(key, { target, event }, delay);
+    const window = immediate ? undefined : debounceWindow(target, event);
+    if (!window) return send(target, event);
+    if (!debounce.has(window.key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
+    debounce.touch(window.key, { target, event }, window.delayMs);
   };
 
   const send = (target: WebhookTarget, event: ServiceEvent): void => {
@@ -166,8 +157,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           logger.warn("webhook event dropped: dispatcher closed", { workspace: event.workspaceId, event: event.event });
           return;
         }
-        if (event.event === "content.updated") {
-          const key = `${event.workspaceId}\0${event.data.entry.id}`;
+        const key = coalesceKey(event);
+        if (key !== undefined) {
           if (!coalesce.has(key) && pending() >= opts.maxPending) return dropFull({ event: event.event });
           return coalesce.touch(key, event, opts.coalesceMs);
         }
@@ -184,7 +175,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return Promise.resolve<DeliveryResult>({ ok: false, status: null, error: "dispatcher closed", attempts: 0, durationMs: 0, signature: "" });
       }
       return new Promise((resolve) =>
-        queue.push({ target, event, payload: payloadOf(event), retries: deliverOptions?.retries ?? false, onDone: resolve }),
+        queue.push({ target, event, payload: payloadOf(event), retries: deliverOptions?.retries ?? false, reread: deliverOptions?.reread, onDone: resolve }),
       );
     },
     redeliver(target, delivery) {

@@ -164,9 +164,10 @@ export interface Dispatcher {
   emit(event: ServiceEvent): void;
   /**
    * One signed delivery through the real path (address check, limits), no debouncing.
-   * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants).
+   * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants). `reread` reads
+   * the webhook again before each attempt (`source.current`), as emitted deliveries do.
    */
-  deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean }): Promise<DeliveryResult>;
+  deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean; reread?: boolean }): Promise<DeliveryResult>;
   /**
    * Queues `delivery` again to `target` (read by the caller just before): the same body with a new
    * send timestamp, signed with the target's current secret, retried like any delivery, under a
