@@ -6,10 +6,14 @@ import { registerWebhooks } from "./webhooks.js";
 import { registerSite } from "./site.js";
 import { registerAccessControl } from "./access-control.js";
 import { registerContent } from "./content.js";
+import { registerForms } from "./forms.js";
+import { registerRules } from "./rules.js";
 
 export function registerCommands(program: Command): void {
   registerWebhooks(program);
   registerSite(program);
   registerAccessControl(program);
   registerContent(program);
+  registerRules(program);
+  registerForms(program);
 }
