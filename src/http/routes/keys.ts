@@ -4,8 +4,7 @@
  */
 import { getRouterParam } from "h3";
 import { listOf } from "../../core/lists.js";
-import { repo } from "../../storage/context.js";
-import { createApiKeyRepo } from "../../storage/api-keys.js";
+import { createKey, listKeys, revokeKey } from "../../services/keys.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
 import { defineRoutes } from "../route.js";
@@ -17,7 +16,7 @@ export const keyRoutes = defineRoutes([
     access: access.owner,
     summary: "List active API keys (never their values) → {data, meta: {total}}",
     async handler(_event, { service, workspace }) {
-      return listOf(await repo(service, createApiKeyRepo).list(workspace.id));
+      return listOf(await listKeys(service, workspace.id));
     },
   },
   {
@@ -28,7 +27,7 @@ export const keyRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["name", "grants"], "POST /api/dashboard/keys");
-      const created = await repo(service, createApiKeyRepo).create(workspace.id, { name: body.name, grants: body.grants });
+      const created = await createKey(service, workspace.id, { name: body.name, grants: body.grants });
       event.res.status = 201;
       return created;
     },
@@ -39,7 +38,7 @@ export const keyRoutes = defineRoutes([
     access: access.owner,
     summary: "Revoke an API key: immediate and permanent",
     async handler(event, { service, workspace }) {
-      return repo(service, createApiKeyRepo).revoke(workspace.id, getRouterParam(event, "id")!);
+      return revokeKey(service, workspace.id, getRouterParam(event, "id")!);
     },
   },
 ]);
