@@ -12,7 +12,8 @@ import { isEventName, type EventName } from "../core/events.js";
 import { sampleEvent } from "../services/sample-events.js";
 import { SIGNATURE_HEADER } from "../core/signature.js";
 
-const line = (w: WebhookRecord) =>
+/** One webhook on one line (also used by webhooks-manage.ts). */
+export const webhookLine = (w: WebhookRecord) =>
   `${w.id}  ${w.active ? "active  " : "inactive"}  ${w.url}  [${w.events.join(", ")}]${w.format === "service" ? "" : `  format=${w.format}`}${w.header_names.length ? `  headers: ${w.header_names.join(", ")}` : ""}`;
 
 function parseHeaderFlags(values: string[] = []): Record<string, string> {
@@ -25,7 +26,8 @@ function parseHeaderFlags(values: string[] = []): Record<string, string> {
   return out;
 }
 
-export function registerWebhooks(program: Command): void {
+/** Registers the group; returns it for the commands of webhooks-manage.ts. */
+export function registerWebhooks(program: Command): Command {
   const wh = program.command("webhooks").description("Manage, test and receive webhooks");
 
   wh.command("list")
@@ -35,7 +37,7 @@ export function registerWebhooks(program: Command): void {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const list = await repo(svc.context, createWebhookRepo).list(ws.id);
-        out.result(list, () => (list.length ? list.map(line) : "No webhooks"));
+        out.result(list, () => (list.length ? list.map(webhookLine) : "No webhooks"));
       });
     });
 
@@ -57,7 +59,7 @@ export function registerWebhooks(program: Command): void {
           headers: validateHeadersForCreate(parseHeaderFlags(opts.header)),
           active: !opts.inactive,
         });
-        out.result(record, () => `Created webhook ${record.id}\n${line(record)}\nSecret: svc webhooks secret -w ${ws.slug} ${record.id}`);
+        out.result(record, () => `Created webhook ${record.id}\n${webhookLine(record)}\nSecret: svc webhooks secret -w ${ws.slug} ${record.id}`);
       });
     });
 
@@ -89,4 +91,5 @@ export function registerWebhooks(program: Command): void {
     });
 
   registerListen(wh);
+  return wh;
 }
