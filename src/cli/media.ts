@@ -9,7 +9,7 @@ import { createReadStream } from "node:fs";
 import { stat, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { SingleBar } from "cli-progress";
-import { payloadTooLarge } from "../core/errors.js";
+import { ServiceError } from "../core/errors.js";
 import { pageOf } from "../core/lists.js";
 import { deleteMedia, getMedia, listMedia, readMedia, uploadMedia, type MediaRecord } from "../services/media.js";
 import { parseCount } from "./args.js";
@@ -25,7 +25,8 @@ async function readUpload(path: string, limit: number, onStart: (size: number) =
     throw new UsageError(`Cannot read ${path}: no such file`);
   });
   if (!info.isFile()) throw new UsageError(`${path} is not a file`);
-  if (info.size > limit) throw payloadTooLarge(limit);
+  const tooLarge = () => new ServiceError(413, "payload_too_large", `${path} is larger than the upload limit of ${limit} bytes`, { limit });
+  if (info.size > limit) throw tooLarge();
   onStart(info.size);
   const chunks: Buffer[] = [];
   let read = 0;
@@ -33,7 +34,7 @@ async function readUpload(path: string, limit: number, onStart: (size: number) =
     const buf = chunk as Buffer;
     read += buf.byteLength;
     // The file may grow while it is read: count what arrives, never trust the size stat saw.
-    if (read > limit) throw payloadTooLarge(limit);
+    if (read > limit) throw tooLarge();
     chunks.push(buf);
     onChunk(read);
   }

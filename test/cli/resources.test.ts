@@ -3,7 +3,8 @@
  * what the CLI writes the server serves on its next request, and what visitors submit over HTTP
  * the CLI lists and exports. On SQLite, and on PostgreSQL when SVC_TEST_DATABASE_URL is set.
  */
-import { readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse as parseCsv } from "csv-parse/sync";
@@ -53,13 +54,15 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
 
   beforeAll(async () => {
     process.env.SVC_SECRET_KEY = SECRET;
-    server = await startTestServer(driver, {});
-    blobs = join(server.db.dataDir, "blobs");
+    // One blob store for the server and the CLI, as with `svc serve` on a data directory.
+    blobs = mkdtempSync(join(tmpdir(), "svc-cli-blobs-"));
+    server = await startTestServer(driver, { blobs });
     await ok("workspaces", "create", "demo", "--host", "demo.localhost");
   });
   afterAll(async () => {
     delete process.env.SVC_SECRET_KEY;
     await server?.close();
+    rmSync(blobs, { recursive: true, force: true });
   });
 
   it("collections get|delete and entries get|update|delete", async () => {
@@ -194,4 +197,137 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     expect(await fails(2, "workspaces", "update", "shop")).toMatch(/Nothing to change/);
     expect((await ok("workspaces", "list")).find((w: { slug: string }) => w.slug === "shop").hosts).toEqual(["shop2.localhost", "www.shop2.localhost"]);
   });
+
+  it("media upload|list|get|delete store and serve like an HTTP upload", async () => {
+    const png = join(server.db.dataDir, "dot.png");
+    writeFileSync(png, pngBytes(16, 8));
+    const uploaded = await ok("media", "upload", png, "-w", "demo");
+    expect(uploaded).toMatchObject({ filename: "dot.png", content_type: "image/png", size: 33, width: 16, height: 8, url: `/api/v1/media/${uploaded.id}` });
+    const served = await server.request(`/api/v1/media/${uploaded.id}`);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(readFileSync(png))).toBe(true);
+    expect(await (await server.request(`/api/v1/media/${uploaded.id}/meta`)).json()).toMatchObject({ width: 16, height: 8, content_type: "image/png" });
+
+    // The stored name is sanitised and the type follows it, as over HTTP.
+    const text = join(server.db.dataDir, "notes.bin");
+    writeFileSync(text, "hello");
+    const renamed = await ok("media", "upload", text, "-w", "demo", "--name", "../../evil\u202e.txt");
+    expect(renamed.filename).not.toMatch(/[/\\\u202e]/);
+    expect(renamed.content_type).toMatch(/^text\/plain/);
+
+    const list = await ok("media", "list", "-w", "demo", "--limit", "1");
+    expect(list.meta).toEqual({ total: 2, limit: 1, offset: 0 });
+    expect(list.data.map((m: { id: string }) => m.id)).toEqual([renamed.id]);
+    expect(await ok("media", "get", uploaded.id, "-w", "demo")).toEqual(uploaded);
+    const copy = join(server.db.dataDir, "copy.png");
+    expect(await ok("media", "get", uploaded.id, "-w", "demo", "--output", copy)).toMatchObject({ id: uploaded.id, output: copy });
+    expect(readFileSync(copy).equals(readFileSync(png))).toBe(true);
+
+    // Refusals: a missing file is a usage error; an empty or oversized one is refused by the service path.
+    expect(await fails(2, "media", "upload", join(server.db.dataDir, "absent.png"), "-w", "demo")).toMatch(/no such file/);
+    writeFileSync(join(server.db.dataDir, "empty.txt"), "");
+    expect(await fails(1, "media", "upload", join(server.db.dataDir, "empty.txt"), "-w", "demo")).toMatch(/empty/);
+    const big = join(server.db.dataDir, "big.bin");
+    truncateSync((writeFileSync(big, ""), big), 50 * 1024 * 1024 + 1); // sparse: costs no disk
+    expect(await fails(1, "media", "upload", big, "-w", "demo")).toMatch(/big\.bin is larger than the upload limit of 52428800 bytes/);
+
+    expect(await ok("media", "delete", uploaded.id, "-w", "demo")).toEqual({ id: uploaded.id, deleted: true });
+    expect((await server.request(`/api/v1/media/${uploaded.id}`)).status).toBe(404);
+    expect(await fails(1, "media", "get", uploaded.id, "-w", "demo")).toMatch(/not found/i);
+  });
+
+  it("members list|update|remove, by id or email; the last owner stays", async () => {
+    const owner = await ok("members", "create", "-w", "demo", "--email", "boss@example.com", "--password", "owner passphrase", "--role", "owner");
+    const ada = await ok("members", "create", "-w", "demo", "--email", "ada@example.com", "--password", "member passphrase", "--role", "member", "--grant", "entries:read");
+    const list = await ok("members", "list", "-w", "demo");
+    expect(list.meta).toEqual({ total: 2 });
+    expect(list.data.map((m: { email: string; role: string }) => [m.email, m.role]).sort()).toEqual([["ada@example.com", "member"], ["boss@example.com", "owner"]]);
+
+    const login = await server.request("/api/dashboard/login", { method: "POST", json: { email: "ada@example.com", password: "member passphrase" } });
+    expect(login.status).toBe(200);
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    expect((await server.request("/api/dashboard/media", { token })).status).toBe(403);
+
+    const granted = await ok("members", "update", "ADA@example.com", "-w", "demo", "--grant", "media:read", "entries:read");
+    expect(granted).toMatchObject({ id: ada.id, role: "member", grants: expect.arrayContaining(["media:read", "entries:read"]) });
+    expect((await ok("members", "update", ada.id, "-w", "demo", "--no-grants")).grants).toEqual([]);
+    expect(await fails(2, "members", "update", ada.id, "-w", "demo")).toMatch(/Nothing to change/);
+    expect(await fails(1, "members", "update", ada.id, "-w", "demo", "--role", "admin")).toMatch(/role/);
+    expect(await fails(1, "members", "update", owner.id, "-w", "demo", "--role", "member")).toMatch(/owner/i);
+    expect(await fails(1, "members", "remove", "boss@example.com", "-w", "demo")).toMatch(/owner/i);
+
+    // Removal ends the person's sessions at once.
+    expect(await ok("members", "remove", "ada@example.com", "-w", "demo")).toEqual({ id: ada.id, deleted: true });
+    expect((await server.request("/api/dashboard/collections", { token })).status).toBe(401);
+    expect(await fails(1, "members", "remove", ada.id, "-w", "demo")).toMatch(/No such dashboard user/);
+    expect((await ok("members", "list", "-w", "demo")).data.map((m: { id: string }) => m.id)).toEqual([owner.id]);
+  });
+
+  it("end-users list|get|update|delete on an Identity workspace", async () => {
+    await ok("workspaces", "create", "club", "--host", "club.localhost");
+    expect(await fails(1, "end-users", "list", "-w", "club")).toMatch(/Identity is not enabled on workspace club; turn it on with svc workspaces update club --identity/);
+    await ok("workspaces", "update", "club", "--identity", "--self-signup");
+    const host = "club.localhost";
+    for (const email of ["v1@example.com", "v2@example.com"]) {
+      const res = await server.request("/api/v1/accounts/signup", { host, method: "POST", json: { email, password: "visitor passphrase" } });
+      expect(res.status, await res.clone().text()).toBeLessThan(300);
+    }
+    const list = await ok("end-users", "list", "-w", "club");
+    expect(list.meta).toEqual({ total: 2, limit: 50, offset: 0 });
+    expect(list.data.map((u: { email: string }) => u.email)).toEqual(["v1@example.com", "v2@example.com"]);
+    expect(JSON.stringify(list)).not.toMatch(/password|hash/i);
+    const v1 = await ok("end-users", "get", "V1@example.com", "-w", "club");
+    expect(v1).toMatchObject({ email: "v1@example.com", active: true, email_verified: false, attributes: {} });
+    expect(await ok("end-users", "get", v1.id, "-w", "club")).toEqual(v1);
+
+    const signIn = await server.request("/api/v1/accounts/login", { host, method: "POST", json: { email: "v1@example.com", password: "visitor passphrase" } });
+    const { token } = (await signIn.json()) as { token: string };
+    expect((await server.request("/api/v1/accounts/me", { host, token })).status).toBe(200);
+    const changed = await ok("end-users", "update", "v1@example.com", "-w", "club", "--attributes", '{"plan": "pro"}', "--email-verified", "true", "--active", "false");
+    expect(changed).toMatchObject({ id: v1.id, attributes: { plan: "pro" }, email_verified: true, active: false });
+    // Deactivation ends the session at once.
+    expect((await server.request("/api/v1/accounts/me", { host, token })).status).toBe(401);
+    expect(await fails(2, "end-users", "update", v1.id, "-w", "club", "--active", "maybe")).toMatch(/--active takes true or false/);
+    expect(await fails(1, "end-users", "update", v1.id, "-w", "club", "--password", "short")).toMatch(/password/);
+    expect(await fails(1, "end-users", "update", v1.id, "-w", "club", "--email", "v2@example.com")).toMatch(/taken|exists|already/i);
+
+    expect(await ok("end-users", "delete", "v2@example.com", "-w", "club")).toMatchObject({ deleted: true });
+    expect(await fails(1, "end-users", "get", "v2@example.com", "-w", "club")).toMatch(/Unknown end user/);
+    expect((await ok("end-users", "list", "-w", "club")).meta.total).toBe(1);
+  });
+
+  it("webhooks update|delete|settings", async () => {
+    const created = await ok("webhooks", "create", "-w", "demo", "--url", "https://hooks.example.com/a", "--event", "content.created", "--header", "X-A=1");
+    const updated = await ok("webhooks", "update", created.id, "-w", "demo", "--url", "https://hooks.example.com/b", "--event", "content.published", "form.submitted", "--header", "X-B=2");
+    expect(updated).toMatchObject({ id: created.id, url: "https://hooks.example.com/b", events: ["content.published", "form.submitted"], header_names: ["X-A", "X-B"], active: true });
+    expect((await ok("webhooks", "update", created.id, "-w", "demo", "--clear-headers")).header_names).toEqual([]);
+    expect((await ok("webhooks", "update", created.id, "-w", "demo", "--active", "false")).active).toBe(false);
+    expect(await fails(1, "webhooks", "update", created.id, "-w", "demo", "--url", "http://hooks.example.com/")).toMatch(/https/);
+    expect(await fails(1, "webhooks", "update", created.id, "-w", "demo", "--event", "content.exploded")).toMatch(/event/);
+    expect(await fails(2, "webhooks", "update", created.id, "-w", "demo")).toMatch(/Nothing to change/);
+
+    const settings = await ok("webhooks", "settings", created.id, "-w", "demo");
+    expect(settings).toEqual({ id: created.id, active: false, debounce_ms: expect.any(Number), debounce_scope: expect.any(String) });
+    const changed = await ok("webhooks", "settings", created.id, "-w", "demo", "--debounce-ms", "5000", "--debounce-scope", "webhook", "--active", "true");
+    expect(changed).toEqual({ id: created.id, active: true, debounce_ms: 5000, debounce_scope: "webhook" });
+    expect(await ok("webhooks", "settings", created.id, "-w", "demo")).toEqual(changed);
+    expect(await fails(1, "webhooks", "settings", created.id, "-w", "demo", "--debounce-ms", "3600001")).toMatch(/debounce_ms/);
+    expect(await fails(1, "webhooks", "settings", created.id, "-w", "demo", "--debounce-scope", "galaxy")).toMatch(/debounce_scope/);
+    expect(await fails(2, "webhooks", "settings", created.id, "-w", "demo", "--debounce-ms", "soon")).toMatch(/--debounce-ms takes a whole number/);
+
+    expect(await ok("webhooks", "delete", created.id, "-w", "demo")).toEqual({ id: created.id, deleted: true });
+    expect(await fails(1, "webhooks", "settings", created.id, "-w", "demo")).toMatch(/not found/i);
+    expect((await ok("webhooks", "list", "-w", "demo")).map((w: { id: string }) => w.id)).not.toContain(created.id);
+  });
 });
+
+/** A PNG whose header declares width × height (enough for the dimension reader; 33 bytes). */
+function pngBytes(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(13);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), len, Buffer.from("IHDR"), ihdr, Buffer.alloc(4)]);
+}
