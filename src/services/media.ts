@@ -22,7 +22,7 @@ const media = (ctx: ServiceContext) => repo(ctx, createMediaRepo);
  * declared type (`application/octet-stream`) is replaced by the one the name implies. The client's
  * type is only ever echoed as the delivery's header (nosniff).
  */
-export function uploadMedia(
+export async function uploadMedia(
   ctx: ServiceContext,
   workspaceId: string,
   upload: { filename: string; contentType?: string; bytes: Uint8Array },
