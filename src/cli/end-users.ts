@@ -9,7 +9,7 @@ import { pageOf } from "../core/lists.js";
 import { deleteEndUser, getEndUser, listEndUsers, updateEndUser, type EndUser } from "../services/end-users.js";
 import type { ServiceContext } from "../services/context.js";
 import { OPERATOR } from "../services/gates.js";
-import type { Workspace } from "../storage/workspaces.js";
+import type { Workspace } from "../services/context.js";
 import { parseBoolean, parseCount, parseJsonObject } from "./args.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";

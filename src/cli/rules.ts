@@ -5,10 +5,9 @@
  */
 import type { Command } from "commander";
 import { listOf } from "../core/lists.js";
-import { createRule, deleteRule, getRule, listRules, updateRule } from "../services/rules.js";
+import { createRule, deleteRule, getRule, listRules, updateRule, type StoredRule } from "../services/rules.js";
 import { OPERATOR } from "../services/gates.js";
 import type { ServiceContext } from "../services/context.js";
-import type { StoredRule } from "../storage/rules.js";
 import { parseJson } from "./args.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";

@@ -7,13 +7,16 @@
  * @example
  * await createMember(ctx, ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
  */
-import { notFound } from "../core/errors.js";
+import { badRequest, notFound } from "../core/errors.js";
+import { normalizeEmail } from "../core/email.js";
+import { parseGrants } from "../core/grants.js";
+import { validateNewPassword } from "../core/passwords.js";
+import { parseRole } from "../core/roles.js";
 import { repo } from "../storage/context.js";
-import { createMemberRepo, parseRole, ROLES, type Member, type Role } from "../storage/members.js";
+import { createMemberRepo, type Member } from "../storage/members.js";
 import type { ServiceContext } from "./context.js";
 
-export type { Member, Role };
-export { parseRole, ROLES };
+export type { Member };
 
 const members = (ctx: ServiceContext) => repo(ctx, createMemberRepo);
 
@@ -43,12 +46,19 @@ export function createMember(
   workspaceId: string,
   input: { email: unknown; password: unknown; role?: unknown; grants?: unknown },
 ): Promise<Member> {
-  return members(ctx).create(workspaceId, { email: input.email, password: input.password, role: input.role ?? "member", grants: input.grants });
+  const email = normalizeEmail(input.email);
+  const role = parseRole(input.role ?? "member");
+  const grants = parseGrants(input.grants);
+  validateNewPassword(input.password);
+  return members(ctx).create(workspaceId, { email, password: input.password, role, grants });
 }
 
 /** Changes role and/or grants (400 when neither is sent); 409 when it would demote the last owner. */
 export function updateMember(ctx: ServiceContext, workspaceId: string, id: string, patch: { role?: unknown; grants?: unknown }): Promise<Member> {
-  return members(ctx).update(workspaceId, id, { role: patch.role, grants: patch.grants });
+  const role = patch.role === undefined ? undefined : parseRole(patch.role);
+  const grants = patch.grants === undefined ? undefined : parseGrants(patch.grants);
+  if (role === undefined && grants === undefined) throw badRequest("Send role and/or grants to change");
+  return members(ctx).update(workspaceId, id, { role, grants });
 }
 
 /** Removes a member or owner and every token of theirs; 409 for the last owner, 404 for an unknown id. */

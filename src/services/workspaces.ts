@@ -3,7 +3,7 @@
  * Identity. Each takes effect on the server's next request (hosts and flags are read per request).
  */
 import { badRequest } from "../core/errors.js";
-import type { Workspace } from "../storage/workspaces.js";
+import type { Workspace } from "./context.js";
 import type { ServiceContext } from "./context.js";
 
 export interface WorkspaceChange {
