@@ -1,5 +1,6 @@
 /**
- * `svc collections create|list|update` and `svc entries create|list|publish|unpublish` (docs/content.md):
+ * `svc collections create|list|get|update|delete` and `svc entries create|list|get|update|publish|unpublish|delete`
+ * (docs/content.md):
  * try content from a shell without writing curl. Writes go through services/entries.ts like
  * every other write, so they fire the same events. `_created_by` of a CLI write is the
  * workspace's id (the local operator; documented in docs/content.md).
@@ -7,14 +8,14 @@
 import type { Command } from "commander";
 import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
 import { isServiceError, ServiceError } from "../core/errors.js";
-import { changeCollectionField, collectionView, createCollection, getCollection, listCollections } from "../services/collections.js";
+import { changeCollectionField, collectionView, createCollection, deleteCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
-import { createEntry, listEntries, updateEntry } from "../services/entries.js";
+import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../services/entries.js";
 import type { Entry } from "../core/events.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
+import { collect, parseJson, parseJsonObject, splitPair } from "./args.js";
 
-const collect = (value: string, previous: string[]) => [...previous, value];
 const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
 
 /** Registers the two command groups. */
@@ -71,6 +72,31 @@ export function registerContent(program: Command): void {
         out.result({ data: view, meta: { values } }, () => `${changeText(change, values)} in collection ${view.name}: ${view.fields.map((f) => `${f.name}:${f.type}`).join(", ") || "no fields"}`);
       });
     });
+  collections
+    .command("get <name>")
+    .description("Show one collection's definition")
+    .option(...WS)
+    .action(async (name: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const c = collectionView(await getCollection(svc.context, ws.id, name));
+        out.result(c, () => [
+          `${c.name} (${c.access}${c.rule ? `, rule ${c.rule}` : ""})`,
+          ...c.fields.map((f) => `  ${f.name}: ${f.type}${f.collection ? ` → ${f.collection}` : ""}${f.required ? " (required)" : ""}`),
+        ]);
+      });
+    });
+  collections
+    .command("delete <name>")
+    .description("Delete a collection; refused while it holds entries or another collection's relation targets it")
+    .option(...WS)
+    .action(async (name: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const removed = await deleteCollection(svc.context, ws.id, name);
+        out.result({ name: removed.name, deleted: true }, () => `Deleted collection ${removed.name}`);
+      });
+    });
 
   const entries = program.command("entries").description("Entries of a collection (drafts included)");
   entries
@@ -111,6 +137,45 @@ export function registerContent(program: Command): void {
         }
         const page = await listEntries(svc.context, await getCollection(svc.context, ws.id, collection), params, { publishedOnly: false });
         out.result(page, () => [...page.data.map(line), `${page.data.length} of ${page.meta.total}`]);
+      });
+    });
+  entries
+    .command("get <collection> <id>")
+    .description("Show one entry, drafts included")
+    .option(...WS)
+    .action(async (collection: string, id: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const entry = await getEntry(svc.context, await getCollection(svc.context, ws.id, collection), id);
+        out.result(entry);
+      });
+    });
+  entries
+    .command("update <collection> <id>")
+    .description("Change an entry's fields (a partial update, like PATCH): --field views=4, --values '{json}', --status; a field set to null in --values is cleared")
+    .option(...WS)
+    .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
+    .option("--values <json>", "field values as a JSON object")
+    .option("--status <status>", "draft or published")
+    .action(async (collection: string, id: string, opts: { workspace?: string; field: string[]; values?: string; status?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const def = await getCollection(svc.context, ws.id, collection);
+        const body = { ...(opts.values ? parseJsonObject(opts.values, "--values") : {}), ...fieldValues(def, opts.field), ...(opts.status ? { _status: opts.status } : {}) };
+        if (Object.keys(body).length === 0) throw new UsageError("Nothing to change: give --field, --values or --status");
+        const entry = await updateEntry(svc.context, ws.id, collection, id, body);
+        out.result(entry, () => `Updated ${entry._status} entry ${entry.id} in ${collection}`);
+      });
+    });
+  entries
+    .command("delete <collection> <id>")
+    .description("Delete an entry (fires content.deleted)")
+    .option(...WS)
+    .action(async (collection: string, id: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const entry = await deleteEntry(svc.context, ws.id, collection, id);
+        out.result({ id: entry.id, deleted: true }, () => `Deleted entry ${entry.id} from ${collection}`);
       });
     });
   for (const [verb, status] of [["publish", "published"], ["unpublish", "draft"]] as const) {
@@ -172,26 +237,6 @@ function fieldValues(def: CollectionDefinition, pairs: string[]): Record<string,
     else out[name] = raw;
   }
   return out;
-}
-
-function splitPair(pair: string, flag: string): [string, string] {
-  const i = pair.indexOf("=");
-  if (i <= 0) throw new UsageError(`${flag} ${pair}: expected name=value`);
-  return [pair.slice(0, i), pair.slice(i + 1)];
-}
-
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UsageError(`${what}: invalid JSON (${(error as Error).message})`);
-  }
-}
-
-function parseJsonObject(text: string, what: string): Record<string, unknown> {
-  const value = parseJson(text, what);
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new UsageError(`${what}: expected a JSON object`);
-  return value as Record<string, unknown>;
 }
 
 function line(e: Entry): string {

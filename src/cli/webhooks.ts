@@ -10,7 +10,8 @@ import { createWebhook, getWebhookSettings, listWebhooks, testWebhook, type Webh
 import { isEventName } from "../core/events.js";
 import { SIGNATURE_HEADER } from "../core/signature.js";
 
-const line = (w: WebhookRecord) =>
+/** One webhook on one line (also used by webhooks-manage.ts). */
+export const webhookLine = (w: WebhookRecord) =>
   `${w.id}  ${w.active ? "active  " : "inactive"}  ${w.url}  [${w.events.join(", ")}]${w.format === "service" ? "" : `  format=${w.format}`}${w.header_names.length ? `  headers: ${w.header_names.join(", ")}` : ""}`;
 
 function parseHeaderFlags(values: string[] = []): Record<string, string> {
@@ -23,7 +24,8 @@ function parseHeaderFlags(values: string[] = []): Record<string, string> {
   return out;
 }
 
-export function registerWebhooks(program: Command): void {
+/** Registers the group; returns it for the commands of webhooks-manage.ts. */
+export function registerWebhooks(program: Command): Command {
   const wh = program.command("webhooks").description("Manage, test and receive webhooks");
 
   wh.command("list")
@@ -33,7 +35,7 @@ export function registerWebhooks(program: Command): void {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const list = await listWebhooks(svc.context, ws.id);
-        out.result(list, () => (list.length ? list.map(line) : "No webhooks"));
+        out.result(list, () => (list.length ? list.map(webhookLine) : "No webhooks"));
       });
     });
 
@@ -64,7 +66,7 @@ export function registerWebhooks(program: Command): void {
           },
           "svc webhooks create",
         );
-        out.result(record, () => `Created webhook ${record.id}\n${line(record)}\nSecret: svc webhooks secret -w ${ws.slug} ${record.id}`);
+        out.result(record, () => `Created webhook ${record.id}\n${webhookLine(record)}\nSecret: svc webhooks secret -w ${ws.slug} ${record.id}`);
       });
     });
 
@@ -95,4 +97,5 @@ export function registerWebhooks(program: Command): void {
 
   registerDeliveryCommands(wh);
   registerListen(wh);
+  return wh;
 }
