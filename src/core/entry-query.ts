@@ -13,7 +13,7 @@ import { badRequest } from "./errors.js";
 import { NUL_REFUSED } from "./nul.js";
 import { ISO_DATE } from "./entry-schema.js";
 import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
-import type { EntryStatus } from "./events.js";
+import { ENTRY_STATUSES, type EntryStatus } from "./events.js";
 import { MAX_OFFSET, PAGE_SIZES, integerParam } from "./pagination.js";
 
 export const DEFAULT_LIMIT = PAGE_SIZES.entries.default;
@@ -92,7 +92,7 @@ export const entryListParams = z
     after: z.string().optional().describe("Opaque cursor from a previous page's meta.next: the page starts after it (keyset). Not with offset."),
     sort: z.string().optional().describe(`Up to ${MAX_SORT_KEYS} comma-separated keys, field or -field (descending): user fields (not json/relations), id, _created_at, _updated_at, _published_at. Default -_created_at; ties by id.`),
     ...shapeParams,
-    status: z.enum(["draft", "published"]).optional().describe("Dashboard and MCP only: draft or published."),
+    status: z.enum(ENTRY_STATUSES).optional().describe("Dashboard and MCP only: draft or published."),
   })
   .catchall(z.string().describe(`filter[field]=value (eq) or filter[field][op]=value, op one of ${FILTER_OPS.join(", ")}`));
 

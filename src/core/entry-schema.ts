@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { badRequest } from "./errors.js";
 import { findNul, NUL_REFUSED } from "./nul.js";
-import type { EntryStatus } from "./events.js";
+import { ENTRY_STATUSES, type EntryStatus } from "./events.js";
 import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,7 +21,7 @@ export const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|
  */
 export const entrySystemFieldsSchema = z.strictObject({
   id: z.uuid(),
-  _status: z.enum(["draft", "published"] as const satisfies readonly EntryStatus[]),
+  _status: z.enum(ENTRY_STATUSES),
   _published_at: z.iso.datetime().nullable().describe("Set when first published"),
   _created_by: z.string(),
   _created_at: z.iso.datetime(),

@@ -27,7 +27,9 @@ export function isEventName(value: unknown): value is EventName {
   return typeof value === "string" && (EVENT_NAMES as readonly string[]).includes(value);
 }
 
-export type EntryStatus = "draft" | "published";
+/** The two states of an entry (spec 3): every parser and query filter takes exactly these. */
+export const ENTRY_STATUSES = ["draft", "published"] as const;
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
 /**
  * An entry (spec 2.5): user fields as stored and the system columns. As the API returns it, every
@@ -81,6 +83,18 @@ export function lifecycleEvents(before: EntryStatus | null, after: EntryStatus |
   if (after === null) return ["content.deleted"];
   if (before === after) return ["content.updated"];
   return after === "published" ? ["content.published"] : ["content.unpublished"];
+}
+
+/**
+ * Spec 2.5 _published_at: set the first time an entry is published, then kept (unpublishing and
+ * publishing again do not move it). `previous` is null for a new entry.
+ *
+ * @example
+ * publishedAt(null, "published", at) // at
+ * publishedAt("2026-01-01T00:00:00.000Z", "draft", at) // "2026-01-01T00:00:00.000Z"
+ */
+export function publishedAt(previous: string | null, status: EntryStatus, at: string): string | null {
+  return previous ?? (status === "published" ? at : null);
 }
 
 /** Webhook body formats (spec 2.6, 6.3). */

@@ -155,17 +155,12 @@ export function assertGrant(grants: Iterable<Grant>, required: Grant): void {
   if (!hasGrant(grants, required)) throw missingGrant(required);
 }
 
-/** Whether holding `held` alone covers `required` (both valid grants). Mirrors expandGrants. */
+/** Each grant's effective set, computed once from expandGrants so the implications live in one place. */
+const CLOSURE: ReadonlyMap<Grant, ReadonlySet<Grant>> = new Map(ALL_GRANTS.map((g) => [g, expandGrants([g])]));
+
+/** Whether holding `held` alone covers `required` (both valid grants); a lookup, no allocation. */
 function implies(held: Grant, required: Grant): boolean {
-  if (held === required) return true;
-  const [reqResource, reqAction] = split(required);
-  if (reqAction !== "read") return false; // spec 5.4.3: no implication confers a write
-  const [resource, action] = split(held);
-  if (resource === reqResource) return action === "write";
-  return (
-    (reqResource === "collections" && resource === "entries") ||
-    (reqResource === "forms" && resource === "submissions")
-  );
+  return CLOSURE.get(held)!.has(required);
 }
 
 function split(g: Grant): [Resource, Action] {

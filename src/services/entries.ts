@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
-import { lifecycleEvents, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
+import { lifecycleEvents, publishedAt, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
 import { publish } from "./bus.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
@@ -47,7 +47,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
       collection_id: c.id,
       status,
       data: mergeData(c, {}, input.values),
-      published_at: status === "published" ? at : null,
+      published_at: publishedAt(null, status, at),
       created_by: actorId,
       created_at: at,
       updated_at: at,
@@ -79,7 +79,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
       ...row,
       status,
       data: mergeData(c, row.data, input.values),
-      published_at: row.published_at ?? (status === "published" ? at : null),
+      published_at: publishedAt(row.published_at, status, at),
       updated_at: at,
     };
     await entries.update(next, tx);
@@ -102,7 +102,7 @@ export async function deleteEntry(ctx: ServiceContext, workspaceId: string, coll
     const relations = (await entries.relationsOf([id], tx)).get(id);
     await entries.remove(id, tx);
     const entry = toEntry(c, row, relations);
-    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, ["content.deleted"], entry) };
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, null), entry) };
   });
   publish(ctx, events);
   return entry;

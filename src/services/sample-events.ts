@@ -2,7 +2,7 @@
  * Sample events for `svc webhooks test` and POST …/webhooks/{id}/test: realistic shapes (spec 6.2),
  * clearly fake ids, no personal data.
  */
-import type { EventName, ServiceEvent } from "../core/events.js";
+import { publishedAt, type EventName, type ServiceEvent } from "../core/events.js";
 
 export function sampleEvent(workspaceId: string, name: EventName, now: number): ServiceEvent {
   const at = new Date(now).toISOString();
@@ -19,7 +19,8 @@ export function sampleEvent(workspaceId: string, name: EventName, now: number): 
         id: "00000000-0000-4000-8000-000000000003",
         title: "Sample entry (webhook test)",
         _status: name === "content.unpublished" ? "draft" : "published",
-        _published_at: name === "content.unpublished" ? null : at,
+        // Unpublishing keeps _published_at (core/events.ts publishedAt), so every sample carries one.
+        _published_at: publishedAt(null, "published", at),
         _created_by: "00000000-0000-4000-8000-000000000004",
         _created_at: at,
         _updated_at: at,

@@ -12,9 +12,8 @@
 import { tryNormalizeEmail } from "../core/email.js";
 import { generateToken, hashToken } from "../core/keys.js";
 import { ACCOUNT_SESSION_TTL_MS } from "../core/lifetimes.js";
-import { looksLikeToken, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
 import type { StorageContext } from "./context.js";
-import { upgradePasswordHash } from "./password-upgrade.js";
+import { checkSignIn } from "./password-upgrade.js";
 import { parseObjectColumn } from "./json-column.js";
 
 /** An end user as they see themselves (`GET /api/v1/accounts/me`). Never the password hash. */
@@ -54,7 +53,6 @@ export function createAccountRepo(ctx: StorageContext) {
      * email, a wrong password, a deactivated account or a token sent as the password.
      */
     async verifyLogin(workspaceId: string, email: unknown, password: unknown): Promise<Account | undefined> {
-      const pw = typeof password === "string" ? password : "";
       const normalized = tryNormalizeEmail(email);
       const row = normalized
         ? await sql.get<Row & { password_hash: string }>(
@@ -62,11 +60,8 @@ export function createAccountRepo(ctx: StorageContext) {
             [workspaceId, normalized],
           )
         : undefined;
-      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw, ctx.options.passwordParams).then(() => undefined);
-      const ok = await verifyPassword(pw, row.password_hash, ctx.options.passwordParams);
-      if (!ok || !row.active) return undefined;
-      await upgradePasswordHash(ctx, "end_users", row.id, row.password_hash, pw);
-      return toAccount(row);
+      const signedIn = await checkSignIn(ctx, "end_users", row, password);
+      return signedIn && toAccount(signedIn);
     },
 
     /** Issues a session for `userId`: 30 days from now, never extended. */

@@ -12,12 +12,12 @@ import { randomUUID } from "node:crypto";
 import { conflict, notFound } from "../core/errors.js";
 import { tryNormalizeEmail } from "../core/email.js";
 import type { Grant } from "../core/grants.js";
-import { hashPassword, looksLikeToken, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
+import { hashPassword } from "../core/passwords.js";
 import type { Role } from "../core/roles.js";
 import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
-import { upgradePasswordHash } from "./password-upgrade.js";
+import { checkSignIn } from "./password-upgrade.js";
 import type { Sql } from "./sql.js";
 
 /** A dashboard user as shown to owners and the CLI: never the password hash. */
@@ -138,7 +138,6 @@ export function createMemberRepo(ctx: StorageContext) {
      * unknown, the password wrong, or the "password" is an API key (spec 5.1: a key cannot sign in).
      */
     async verifyLogin(workspaceId: string, email: unknown, password: unknown): Promise<Member | undefined> {
-      const pw = typeof password === "string" ? password : "";
       const normalized = tryNormalizeEmail(email);
       const row = normalized
         ? await sql.get<Row & { password_hash: string }>(
@@ -146,10 +145,8 @@ export function createMemberRepo(ctx: StorageContext) {
             [workspaceId, normalized],
           )
         : undefined;
-      if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw, ctx.options.passwordParams).then(() => undefined);
-      if (!(await verifyPassword(pw, row.password_hash, ctx.options.passwordParams))) return undefined;
-      await upgradePasswordHash(ctx, "dashboard_users", row.id, row.password_hash, pw);
-      return toUser(row);
+      const signedIn = await checkSignIn(ctx, "dashboard_users", row, password);
+      return signedIn && toUser(signedIn);
     },
   };
 }

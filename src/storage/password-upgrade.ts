@@ -6,7 +6,7 @@
  * @example
  * if (await verifyPassword(pw, row.password_hash)) await upgradePasswordHash(ctx, "end_users", row.id, row.password_hash, pw);
  */
-import { hashPassword, needsRehash } from "../core/passwords.js";
+import { hashPassword, looksLikeToken, needsRehash, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
 import type { StorageContext } from "./context.js";
 
 /**
@@ -28,4 +28,24 @@ export async function upgradePasswordHash(
   } catch (error) {
     ctx.logger.warn("could not upgrade a password hash:", (error as Error).message);
   }
+}
+
+/**
+ * The one sign-in check of dashboard users and end users: `row` when `password` opens it, else
+ * undefined, at equal cost for an unknown email (`row` undefined), a wrong password, a deactivated
+ * row (`active` falsy) or a token sent as the password (spec 5.1: a key cannot sign in). A weak
+ * hash is upgraded on success.
+ */
+export async function checkSignIn<R extends { id: string; password_hash: string; active?: number | boolean }>(
+  ctx: StorageContext,
+  table: "dashboard_users" | "end_users",
+  row: R | undefined,
+  password: unknown,
+): Promise<R | undefined> {
+  const pw = typeof password === "string" ? password : "";
+  if (!row || looksLikeToken(pw)) return verifyAgainstDummy(pw, ctx.options.passwordParams).then(() => undefined);
+  const ok = await verifyPassword(pw, row.password_hash, ctx.options.passwordParams);
+  if (!ok || (row.active !== undefined && !row.active)) return undefined;
+  await upgradePasswordHash(ctx, table, row.id, row.password_hash, pw);
+  return row;
 }

@@ -5,6 +5,7 @@
 import { request, type Agent } from "node:https";
 import { performance } from "node:perf_hooks";
 import { urlToHttpOptions } from "node:url";
+import { FORBIDDEN_HEADER_NAMES } from "../core/webhook-policy.js";
 import { AddressNotAllowedError, checkLiteralHost } from "./pinned-agent.js";
 import { SIGNATURE_HEADER, signBody, standardWebhookHeaders } from "./sign.js";
 import type { WebhookTarget } from "./types.js";
@@ -39,8 +40,8 @@ export interface Attempt {
   abort(reason: string): void;
 }
 
-/** Custom headers may not replace these (spec 6.5); the dispatcher sets them itself. */
-const RESERVED_HEADERS = new Set(["host", "content-type", "content-length", "transfer-encoding", "connection", "x-service-signature"]);
+/** Custom headers may not replace these (spec 6.5): the names a save refuses, the dispatcher sets them itself. */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set(FORBIDDEN_HEADER_NAMES);
 
 /** At most this much of a response body is drained for socket reuse; beyond it the socket is closed. */
 const DRAIN_LIMIT = 64 * 1024;

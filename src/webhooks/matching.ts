@@ -4,11 +4,15 @@
  */
 import { eventSubjectId, type ServiceEvent } from "../core/events.js";
 import { DEBOUNCE_MAX_MS } from "../core/webhook-policy.js";
+import { skipReason } from "./current.js";
 import type { WebhookTarget } from "./types.js";
 
-/** The source promises active, subscribed webhooks of the event's workspace; checked again anyway. */
+/**
+ * The source promises active, subscribed webhooks of the event's workspace; checked again anyway,
+ * by the same rule that drops a delivery at send time (current.ts skipReason).
+ */
 export function wantsEvent(target: WebhookTarget, event: ServiceEvent): boolean {
-  return target.active && target.workspaceId === event.workspaceId && target.events.includes(event.event);
+  return target.workspaceId === event.workspaceId && skipReason(target, target, event.event) === undefined;
 }
 
 /** spec 6.7.1: the coalescing window of a content.updated event (per entry), else undefined. */

@@ -2,7 +2,7 @@
  * Delivery bodies (spec 6.1–6.3) as a table: both formats, content and form events.
  */
 import { describe, expect, it } from "vitest";
-import { buildDeliveryBody, eventSubjectId, type ServiceEvent } from "../../src/core/events.js";
+import { buildDeliveryBody, eventSubjectId, lifecycleEvents, publishedAt, type ServiceEvent } from "../../src/core/events.js";
 
 const entry = { id: "e1", title: "T", _status: "published" as const, _published_at: "p", _created_by: "u", _created_at: "c", _updated_at: "u2" };
 const content: ServiceEvent = { workspaceId: "w", event: "content.published", data: { collection: "posts", entry } };
@@ -35,5 +35,19 @@ describe("buildDeliveryBody", () => {
   it("names the idempotency key of each event (spec 6.4.4)", () => {
     expect(eventSubjectId(content)).toBe("e1");
     expect(eventSubjectId(form)).toBe("s1");
+  });
+});
+
+describe("publishedAt and lifecycleEvents (spec 2.5, 3)", () => {
+  it("sets _published_at on the first publish and keeps it through unpublish and republish", () => {
+    expect(publishedAt(null, "draft", "T1")).toBeNull();
+    expect(publishedAt(null, "published", "T1")).toBe("T1");
+    expect(publishedAt("T1", "draft", "T2")).toBe("T1");
+    expect(publishedAt("T1", "published", "T3")).toBe("T1");
+  });
+
+  it("fires content.deleted for a delete in either status", () => {
+    expect(lifecycleEvents("draft", null)).toEqual(["content.deleted"]);
+    expect(lifecycleEvents("published", null)).toEqual(["content.deleted"]);
   });
 });

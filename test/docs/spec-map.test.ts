@@ -1,5 +1,7 @@
 /**
- * docs/spec-map.md stays true: every `path#symbol` names a file that exists and holds the symbol,
+ * docs/spec-map.md stays true: every row names exactly ONE `src/…#symbol` where its rule is decided
+ * ("Decided in"; callers and executors go to "Wired through"), every `path#symbol` names a file
+ * that exists and holds the symbol,
  * every `test file` › fragment names a test file that holds that piece of a test title, every rule
  * of the spec's structure (the REQUIRED list below, written from the spec's sections, numbered
  * rules and table rows) has at least one row, and every rule without a test is listed under Gaps.
@@ -10,7 +12,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../../", import.meta.url);
 const DOC_PATH = "docs/spec-map.md";
-const HEADER = ["Rule", "Requirement", "Code", "Tests"];
+const HEADER = ["Rule", "Requirement", "Decided in", "Wired through", "Tests"];
 
 /**
  * Every requirement of spec content-service-api-v1: `N.N.N` for the spec's own numbered rules,
@@ -87,7 +89,8 @@ interface Row {
   line: number;
   id: string;
   requirement: string;
-  code: string;
+  decided: string;
+  wired: string;
   tests: string;
 }
 
@@ -114,8 +117,8 @@ const isSeparator = (cells: string[]) => cells.every((c) => /^:?-{3,}:?$/.test(c
 const rows: Row[] = tableLines
   .map(({ text, line }) => ({ cells: cellsOf(text), line }))
   .filter(({ cells }) => !isSeparator(cells) && cells[0] !== HEADER[0])
-  .map(({ cells, line }) => ({ line, id: cells[0] ?? "", requirement: cells[1] ?? "", code: cells[2] ?? "", tests: cells[3] ?? "", cells }))
-  .map(({ cells, ...row }) => (cells.length === 4 ? row : { ...row, id: `(line ${row.line}: ${cells.length} cells)` }));
+  .map(({ cells, line }) => ({ line, id: cells[0] ?? "", requirement: cells[1] ?? "", decided: cells[2] ?? "", wired: cells[3] ?? "", tests: cells[4] ?? "", cells }))
+  .map(({ cells, ...row }) => (cells.length === HEADER.length ? row : { ...row, id: `(line ${row.line}: ${cells.length} cells)` }));
 
 const IDENT = "A-Za-z0-9_$";
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -151,7 +154,7 @@ const backticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) =>
 const TEST_REF = /^`([^`]+)` › (.+)$/;
 
 describe(DOC_PATH, () => {
-  it("exists and has one four-column table per spec section, with the agreed header", () => {
+  it("exists and has one five-column table per spec section, with the agreed header", () => {
     expect(doc.length).toBeGreaterThan(0);
     const headers = tableLines.filter((l) => cellsOf(l.text)[0] === HEADER[0]);
     expect(headers.length).toBeGreaterThan(20);
@@ -160,12 +163,12 @@ describe(DOC_PATH, () => {
     expect(gaps, "a ## Gaps section closes the document").toMatch(/^\n## Gaps\n/);
   });
 
-  it("every row has a known rule id, a paraphrase, a code cell and a tests cell", () => {
+  it("every row has a known rule id, a paraphrase, a decided-in cell and a tests cell", () => {
     const known = new Set(REQUIRED);
     const problems = rows.flatMap((r) => [
       ...(known.has(r.id) ? [] : [`line ${r.line}: rule id ${JSON.stringify(r.id)} is not in the REQUIRED list of ${import.meta.url.split("/").pop()}`]),
       ...(r.requirement.length >= 10 ? [] : [`line ${r.line}: ${r.id} has no paraphrase`]),
-      ...(r.code ? [] : [`line ${r.line}: ${r.id} has an empty code cell`]),
+      ...(r.decided ? [] : [`line ${r.line}: ${r.id} has an empty decided-in cell`]),
       ...(r.tests ? [] : [`line ${r.line}: ${r.id} has an empty tests cell`]),
     ]);
     expect(problems).toEqual([]);
@@ -177,25 +180,41 @@ describe(DOC_PATH, () => {
     expect(new Set(REQUIRED).size, "REQUIRED has duplicates").toBe(REQUIRED.length);
   });
 
-  it("every path#symbol names an existing file that contains the symbol", () => {
+  it("every row is decided in exactly one src/…#symbol, which exists (or says — why nothing decides it)", () => {
     const problems: string[] = [];
     for (const r of rows) {
       const where = `line ${r.line} (${r.id})`;
-      if (r.code.startsWith("—")) {
+      if (r.decided.startsWith("—")) {
         // Not enforced in code: the note may cite documents (`docs/x.md`) or code; each must exist.
-        for (const ref of backticked(r.code)) {
+        for (const ref of backticked(r.decided)) {
           const problem = codeProblem(ref);
           if (problem) problems.push(`${where}: ${problem}`);
         }
         continue;
       }
-      if (!/^`[^`#]+#[^`]+`(, `[^`#]+#[^`]+`)*$/.test(r.code)) {
-        problems.push(`${where}: code cell must be \`path#symbol\`, … or start with —: ${r.code}`);
+      if (!/^`src\/[^`#]+#[^`]+`$/.test(r.decided)) {
+        problems.push(`${where}: decided-in cell must be exactly one \`src/…#symbol\` (or start with —): ${r.decided}`);
         continue;
       }
-      for (const ref of backticked(r.code)) {
+      const problem = codeProblem(backticked(r.decided)[0]!);
+      if (problem) problems.push(`${where}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("every wired-through path#symbol names an existing file that contains the symbol, none repeating the decision", () => {
+    const problems: string[] = [];
+    for (const r of rows) {
+      const where = `line ${r.line} (${r.id})`;
+      if (r.wired === "") continue;
+      if (!/^`[^`#]+#[^`]+`(, `[^`#]+#[^`]+`)*$/.test(r.wired)) {
+        problems.push(`${where}: wired-through cell must be empty or \`path#symbol\`, …: ${r.wired}`);
+        continue;
+      }
+      for (const ref of backticked(r.wired)) {
         const problem = codeProblem(ref);
         if (problem) problems.push(`${where}: ${problem}`);
+        if (r.decided === `\`${ref}\``) problems.push(`${where}: ${ref} is both decided in and wired through`);
       }
     }
     expect(problems).toEqual([]);
@@ -228,7 +247,7 @@ describe(DOC_PATH, () => {
   it("lists every rule without a test (or without code and a document) under Gaps", () => {
     const inGaps = (id: string) => gaps.includes(`\`${id}\``);
     const untested = rows.filter((r) => r.tests === "—" || r.tests.startsWith("— "));
-    const undocumented = rows.filter((r) => r.code.startsWith("—") && !backticked(r.code).some((ref) => !ref.includes("#")));
+    const undocumented = rows.filter((r) => r.decided.startsWith("—") && !backticked(r.decided).some((ref) => !ref.includes("#")));
     expect([...untested, ...undocumented].map((r) => r.id).filter((id) => !inGaps(id))).toEqual([]);
     // Gaps name only rules that have rows.
     const ids = new Set(rows.map((r) => r.id));
