@@ -19,7 +19,6 @@ import { createEventBus } from "./services/bus.js";
 import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
-import { handleMcpRequest } from "./mcp/server.js";
 import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./services/context.js";
 import { createWebhookDispatcher, deliveryMode, startFeatures, type WebhookTuning } from "./features.js";
@@ -126,6 +125,9 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** Loaded on the first MCP request of any service in this process. */
+let mcpModule: Promise<typeof import("./mcp/server.js")> | undefined;
+
 /**
  * Creates a service.
  *
@@ -172,7 +174,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       shared,
       logger,
       workspaces: createWorkspaceRepo(sql),
-      mcp: (request, caller) => handleMcpRequest(request, { service: context, ...caller }),
+      // The MCP SDK is the heaviest import of the service (~0.3-0.8 s to load): only a first MCP
+      // request pays for it, not start-up.
+      mcp: async (request, caller) => (await (mcpModule ??= import("./mcp/server.js"))).handleMcpRequest(request, { service: context, ...caller }),
       options: {
         dataDir,
         trustProxy: options.trustProxy ?? false,

