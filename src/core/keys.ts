@@ -7,7 +7,7 @@
  * const value = generateApiKey(); // shown once
  * const stored = hashToken(value); // what the database keeps (unique index)
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { badRequest } from "./errors.js";
 
 /**
@@ -104,7 +104,8 @@ export function isTokenFormat(kind: TokenKind, token: unknown): token is string 
  * hashToken("abc"); // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
  */
 export function hashToken(value: string): string {
-  return createHash("sha256").update(value, "utf8").digest("hex");
+  // One-shot (strings hash as UTF-8): about twice as fast as a Hash object, and it runs per request.
+  return hash("sha256", value, "hex");
 }
 
 /**

@@ -32,9 +32,13 @@ export function findAccountSession(ctx: ServiceContext, hash: string): Promise<A
  * says it is recent (no I/O at all); else one instance wins a cluster-wide claim for the interval
  * (ctx.shared, Redis when configured); and the UPDATE itself only moves a value older than the
  * interval, so even instances that share no state write at most once per interval. Fire-and-forget.
+ * Sets `key.lastUsedAt` to `now` when it was older than the interval.
  */
 export function recordKeyUse(ctx: ServiceContext, key: Pick<KeyCredential, "id" | "lastUsedAt">, now: number): void {
   if (key.lastUsedAt !== null && now - Date.parse(key.lastUsedAt) < KEY_LAST_USED_INTERVAL_MS) return;
+  // A cached key (services/key-cache.ts) is not re-read: note the use on it, so this instance
+  // does not claim again on every request until the interval has passed.
+  key.lastUsedAt = new Date(now).toISOString();
   void ctx.shared
     .claim(`key-used:${key.id}`, KEY_LAST_USED_INTERVAL_MS)
     .then((won) =>

@@ -56,13 +56,17 @@ export function createWorkspaceRepo(sql: Sql) {
 
   return {
     /**
-     * The workspace a request's hostname names, or undefined (spec 1.2), with its content version
-     * read in the same indexed query (the delivery cache needs it, read before any data).
+     * The workspace a request's hostname names, or undefined (spec 1.2), with its content and
+     * credentials versions read in the same indexed query (the delivery and key caches need them,
+     * read before any data).
      */
     async byHost(host: string): Promise<ResolvedWorkspace | undefined> {
-      const row = await sql.get<Row & { content_version: number | null; dashboard: number; dashboard_host: string | null }>(
+      const row = await sql.get<
+        Row & { content_version: number | null; credentials_version: number | null; dashboard: number; dashboard_host: string | null }
+      >(
         `SELECT w.id, w.slug, w.name, w.identity, w.self_signup, w.created_at, h.dashboard,
            (SELECT v.version FROM content_versions v WHERE v.workspace_id = w.id) AS content_version,
+           (SELECT c.version FROM credentials_versions c WHERE c.workspace_id = w.id) AS credentials_version,
            (SELECT d.host FROM workspace_hosts d WHERE d.workspace_id = w.id AND d.dashboard = 1) AS dashboard_host
          FROM workspace_hosts h JOIN workspaces w ON w.id = h.workspace_id WHERE h.host = ?`,
         [host],
@@ -76,6 +80,7 @@ export function createWorkspaceRepo(sql: Sql) {
             selfSignup: Boolean(row.self_signup),
             created_at: row.created_at,
             contentVersion: Number(row.content_version ?? 0),
+            credentialsVersion: Number(row.credentials_version ?? 0),
             onDashboardHost: Boolean(Number(row.dashboard)),
             dashboardHost: row.dashboard_host ?? undefined,
           }
@@ -196,6 +201,7 @@ export type WorkspaceRepo = ReturnType<typeof createWorkspaceRepo>;
 /** What the router knows about the workspace a request's host names. */
 export type ResolvedWorkspace = Omit<Workspace, "hosts" | "dashboard_host"> & {
   contentVersion: number;
+  credentialsVersion: number;
   /** The request came on the workspace's dashboard host. */
   onDashboardHost: boolean;
   dashboardHost: string | undefined;

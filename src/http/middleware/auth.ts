@@ -8,7 +8,8 @@
 import type { H3Event } from "h3";
 import { forbidden, notFound, unauthorized } from "../../core/errors.js";
 import { hashToken, parseBearer, tokenKind, type TokenKind } from "../../core/keys.js";
-import { findAccountSession, findApiKey, findDashboardToken, recordKeyUse } from "../../services/credentials.js";
+import { findAccountSession, findDashboardToken, recordKeyUse } from "../../services/credentials.js";
+import { findWorkspaceKey } from "../../services/key-cache.js";
 import type { ServiceContext } from "../../services/context.js";
 import type { Access } from "../access.js";
 import { assertHoldsGrant, isOwner, type Principal } from "../../core/principal.js";
@@ -69,8 +70,8 @@ async function principalOf(
   const now = service.now();
   switch (kind) {
     case "api_key": {
-      const key = await findApiKey(service, hash);
-      if (!key || key.workspaceId !== workspace.id) throw unauthorized();
+      const key = await findWorkspaceKey(service, hash, workspace);
+      if (!key) throw unauthorized();
       recordKeyUse(service, key, now);
       return { kind: "key", id: key.id, workspaceId: key.workspaceId, grants: key.grants };
     }

@@ -16,6 +16,8 @@ export interface TenantWorkspace {
   selfSignup: boolean;
   /** Content version at resolution time (migration 002), when the resolver read it. */
   contentVersion?: number;
+  /** Credentials version at resolution time (migration 012), when the resolver read it. */
+  credentialsVersion?: number;
   /** The request came on the workspace's dashboard host (which serves `/_/`, never site files). */
   onDashboardHost?: boolean;
   /** The workspace's dashboard host, when it has one. */

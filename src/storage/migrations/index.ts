@@ -13,6 +13,7 @@ import { dashboardHosts } from "./008-dashboard-hosts.js";
 import { webhookOutbox } from "./009-webhook-outbox.js";
 import { queryIndexes } from "./010-query-indexes.js";
 import { webhookDeliveries } from "./011-webhook-deliveries.js";
+import { credentialsVersions } from "./012-credentials-versions.js";
 
 export interface Migration {
   id: number;
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   { id: 9, name: "webhook-outbox", sql: webhookOutbox },
   { id: 10, name: "query-indexes", sql: queryIndexes },
   { id: 11, name: "webhook-deliveries", sql: webhookDeliveries },
+  { id: 12, name: "credentials-versions", sql: credentialsVersions },
 ];

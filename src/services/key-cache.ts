@@ -1,0 +1,50 @@
+/**
+ * In-process cache of API key hash → key (id, workspace, grants), so the key check on a cached
+ * read costs no query. A cached key is trusted only for the workspace it was read in and only
+ * while that workspace's credentials version (bumped by triggers in the revoking or re-granting
+ * transaction, migration 012, read with the tenant row every request reads anyway) is the one it
+ * was read at: a revoked or re-granted key takes effect on the very next request, on every
+ * instance, whoever changed it. The version is read BEFORE the key, so a race can only label a
+ * newer key row with an older version (a later miss), never the reverse. API keys never expire
+ * (spec 3), so there is no expiry to check; unknown hashes are never cached.
+ */
+import { LRUCache } from "lru-cache";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
+import { findApiKey, type KeyCredential } from "./credentials.js";
+
+type Entry = KeyCredential & { version: number };
+
+/** Bounded: beyond this many keys the least recently used is read again from the database. */
+const MAX_KEYS = 10_000;
+
+const createKeyCache = () => new LRUCache<string, Entry>({ max: MAX_KEYS });
+
+/**
+ * The active key with this hash if it belongs to `workspace`, else undefined. Without a
+ * credentials version (a resolver that did not read one) the database is asked every time.
+ * The result is the cached object: recordKeyUse updates its lastUsedAt in place.
+ */
+export async function findWorkspaceKey(
+  ctx: ServiceContext,
+  hash: string,
+  workspace: { id: string; credentialsVersion?: number },
+): Promise<KeyCredential | undefined> {
+  const version = workspace.credentialsVersion;
+  if (version === undefined) {
+    const key = await findApiKey(ctx, hash);
+    return key?.workspaceId === workspace.id ? key : undefined;
+  }
+  const cache = repo(ctx, createKeyCache);
+  const hit = cache.get(hash);
+  if (hit && hit.version === version && hit.workspaceId === workspace.id) return hit;
+  const key = await findApiKey(ctx, hash);
+  if (!key) {
+    cache.delete(hash);
+    return undefined;
+  }
+  if (key.workspaceId !== workspace.id) return undefined;
+  const entry: Entry = { ...key, version };
+  cache.set(hash, entry);
+  return entry;
+}
