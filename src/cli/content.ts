@@ -6,11 +6,10 @@
  */
 import type { Command } from "commander";
 import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
-import { collectionView } from "../storage/collections.js";
-import { createCollection, getCollection, listCollections } from "../services/collections.js";
+import { collectionView, createCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, listEntries, updateEntry } from "../services/entries.js";
-import type { Entry } from "../storage/entries.js";
+import type { Entry } from "../services/entries.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 

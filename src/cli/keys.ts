@@ -4,8 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { repo } from "../storage/context.js";
-import { createApiKeyRepo, type ApiKeyRecord } from "../storage/api-keys.js";
+import { createKey, importLegacyKeys, listKeys, revokeKey, type ApiKeyRecord } from "../services/keys.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 
@@ -23,7 +22,7 @@ export function registerKeys(program: Command): void {
     .action(async (opts: { workspace?: string; name: string; grant?: string[] }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const k = await repo(svc.context, createApiKeyRepo).create(ws.id, { name: opts.name, grants: opts.grant ?? [] });
+        const k = await createKey(svc.context, ws.id, { name: opts.name, grants: opts.grant ?? [] });
         out.result({ id: k.id, name: k.name, grants: k.grants, value: k.value, created_at: k.created_at }, () => [
           `Created API key ${k.name} (${k.id}) with ${k.grants.length ? k.grants.join(", ") : "no grants"}`,
           `  ${k.value}`,
@@ -39,7 +38,7 @@ export function registerKeys(program: Command): void {
     .action(async (opts: { workspace?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const all = (await repo(svc.context, createApiKeyRepo).list(ws.id)).map(listed);
+        const all = (await listKeys(svc.context, ws.id)).map(listed);
         out.result(all, () =>
           all.length ? all.map((k) => `${k.id}\t${k.name}\t${k.grants.join(",") || "-"}\tlast used ${k.last_used_at ?? "never"}`) : "No API keys",
         );
@@ -53,7 +52,7 @@ export function registerKeys(program: Command): void {
     .action(async (id: string, opts: { workspace?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const result = await repo(svc.context, createApiKeyRepo).revoke(ws.id, id);
+        const result = await revokeKey(svc.context, ws.id, id);
         out.result(result, () => `Revoked API key ${id}`);
       });
     });
@@ -70,7 +69,7 @@ export function registerKeys(program: Command): void {
       if (hashes.length === 0) throw new UsageError("Give legacy key hashes with --hash <sha256…> or --file <path>");
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const result = await repo(svc.context, createApiKeyRepo).importLegacy(ws.id, hashes);
+        const result = await importLegacyKeys(svc.context, ws.id, hashes);
         const view = { imported: result.imported.map(listed), skipped: result.skipped };
         out.result(view, () => [
           `Imported ${result.imported.length} legacy key(s) into ${ws.slug} with ${result.imported[0]?.grants.join(", ") ?? "the legacy grants"}`,

@@ -9,7 +9,7 @@ import { create as createTar } from "tar";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 import { deploySite, listDeploys, rollbackSite, type LiveDeploy } from "../services/sites.js";
-import type { DeployRecord } from "../storage/sites.js";
+import type { DeployRecord } from "../services/sites.js";
 
 const line = (d: DeployRecord) => `${d.id}  ${d.created_at}  ${d.file_count} files  ${d.size} bytes${d.live ? "  live" : ""}`;
 const switched = (verb: string, d: LiveDeploy) => `${verb} ${d.id} (${d.file_count} files, ${d.size} bytes); live now${d.previous_deploy_id ? `, previous ${d.previous_deploy_id}` : ""}`;

@@ -3,8 +3,7 @@
  * member or owner. End users (the workspace's Identity accounts) are managed over HTTP, not here.
  */
 import type { Command } from "commander";
-import { repo } from "../storage/context.js";
-import { createDashboardUserRepo } from "../storage/dashboard-users.js";
+import { createMember } from "../services/members.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 
@@ -27,7 +26,7 @@ function addCreateMember(group: Command): void {
       if (opts.role !== "owner" && opts.role !== "member") throw new UsageError("--role must be owner or member");
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const member = await repo(svc.context, createDashboardUserRepo).create(ws.id, {
+        const member = await createMember(svc.context, ws.id, {
           email: opts.email,
           password: opts.password,
           role: opts.role,

@@ -5,11 +5,8 @@ import type { Command } from "commander";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 import { registerListen } from "./webhooks-listen.js";
-import { repo } from "../storage/context.js";
-import { createWebhookRepo, type WebhookRecord } from "../storage/webhooks.js";
-import { validateEvents, validateFormat, validateHeadersForCreate, validateWebhookUrl } from "../core/webhook-policy.js";
-import { isEventName, type EventName } from "../core/events.js";
-import { sampleEvent } from "../services/sample-events.js";
+import { createWebhook, getWebhookSettings, listWebhooks, testWebhook, type WebhookRecord } from "../services/webhooks.js";
+import { isEventName } from "../core/events.js";
 import { SIGNATURE_HEADER } from "../core/signature.js";
 
 const line = (w: WebhookRecord) =>
@@ -34,7 +31,7 @@ export function registerWebhooks(program: Command): void {
     .action(async (opts: { workspace: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const list = await repo(svc.context, createWebhookRepo).list(ws.id);
+        const list = await listWebhooks(svc.context, ws.id);
         out.result(list, () => (list.length ? list.map(line) : "No webhooks"));
       });
     });
@@ -50,13 +47,12 @@ export function registerWebhooks(program: Command): void {
     .action(async (opts: { workspace: string; url: string; event: string[]; format: string; header?: string[]; inactive?: boolean }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const record = await repo(svc.context, createWebhookRepo).create(ws.id, {
-          url: validateWebhookUrl(opts.url, { allowPrivate: svc.context.options.allowPrivateWebhookTargets }),
-          events: validateEvents(opts.event),
-          format: validateFormat(opts.format),
-          headers: validateHeadersForCreate(parseHeaderFlags(opts.header)),
-          active: !opts.inactive,
-        });
+        const record = await createWebhook(
+          svc.context,
+          ws.id,
+          { url: opts.url, events: opts.event, format: opts.format, headers: parseHeaderFlags(opts.header), active: !opts.inactive },
+          "svc webhooks create",
+        );
         out.result(record, () => `Created webhook ${record.id}\n${line(record)}\nSecret: svc webhooks secret -w ${ws.slug} ${record.id}`);
       });
     });
@@ -69,10 +65,8 @@ export function registerWebhooks(program: Command): void {
       if (!isEventName(opts.event)) throw new UsageError(`--event must be one of the six event names, got ${opts.event}`);
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const target = await repo(svc.context, createWebhookRepo).target(ws.id, id);
-        const result = await svc.context.webhooks.deliverNow(target, sampleEvent(ws.id, opts.event as EventName, Date.now()));
-        const value = { status: result.status, ok: result.ok, duration_ms: result.durationMs, signature: result.signature, ...(result.error ? { error: result.error } : {}) };
-        out.result(value, () => `${result.ok ? "✔" : "✖"} ${result.status ?? "no response"} in ${result.durationMs} ms${result.error ? ` (${result.error})` : ""}\n  ${SIGNATURE_HEADER}: ${result.signature}`);
+        const result = await testWebhook(svc.context, ws.id, id, opts.event);
+        out.result(result, () => `${result.ok ? "✔" : "✖"} ${result.status ?? "no response"} in ${result.duration_ms} ms${result.error ? ` (${result.error})` : ""}\n  ${SIGNATURE_HEADER}: ${result.signature}`);
         if (!result.ok) process.exitCode = 1;
       });
     });
@@ -83,7 +77,7 @@ export function registerWebhooks(program: Command): void {
     .action(async (id: string, opts: { workspace: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const { secret } = await repo(svc.context, createWebhookRepo).settings(ws.id, id);
+        const { secret } = await getWebhookSettings(svc.context, ws.id, id);
         out.result({ id, secret }, () => secret);
       });
     });

@@ -1,7 +1,7 @@
 /** `svc workspaces create|list|update` (DESIGN §4.1). */
 import type { Command } from "commander";
 import { requireWorkspace, withService } from "./context.js";
-import type { Workspace } from "../storage/workspaces.js";
+import type { Workspace } from "../services/context.js";
 
 const view = (w: Workspace) => ({
   id: w.id,

@@ -8,6 +8,7 @@
  * const stored = hashToken(value); // what the database keeps (unique index)
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { badRequest } from "./errors.js";
 
 /**
  * An API key value: `pk_` and 64 lowercase hex characters (spec 2.1, 8).
@@ -133,4 +134,21 @@ export function safeEqual(a: string, b: string): boolean {
   const da = createHash("sha256").update(a, "utf8").digest();
   const db = createHash("sha256").update(b, "utf8").digest();
   return timingSafeEqual(da, db) && a.length === b.length;
+}
+
+/** Longest API key name, characters (after trimming). */
+export const MAX_KEY_NAME = 200;
+
+/**
+ * An API key's name (where the key is used), trimmed; 400 naming the field when it is missing,
+ * blank or longer than MAX_KEY_NAME.
+ *
+ * @example
+ * parseKeyName("  build server "); // "build server"
+ */
+export function parseKeyName(name: unknown): string {
+  if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required (where the key is used)", { field: "name" });
+  const trimmed = name.trim();
+  if (trimmed.length > MAX_KEY_NAME) throw badRequest(`name must be at most ${MAX_KEY_NAME} characters`, { field: "name" });
+  return trimmed;
 }

@@ -101,12 +101,5 @@ export async function readJsonObject(event: H3Event, limit: number): Promise<Rec
   return value as Record<string, unknown>;
 }
 
-/**
- * Refuses a field the route does not take (400 naming it), so a typo such as `grant` for
- * `grants` is an error instead of a silently ignored value.
- */
-export function assertKnownFields(body: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) throw badRequest(`Unknown field ${JSON.stringify(key)}: ${where} takes ${allowed.join(", ")}`, { field: key });
-  }
-}
+/** Routes check their bodies' field sets with the rule services use too. */
+export { assertKnownFields } from "../core/fields.js";

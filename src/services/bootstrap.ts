@@ -6,10 +6,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { ALL_GRANTS } from "../core/grants.js";
-import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
-import { createApiKeyRepo } from "../storage/api-keys.js";
-import { createDashboardUserRepo } from "../storage/dashboard-users.js";
+import { createKey } from "./keys.js";
+import { createMember } from "./members.js";
 
 export interface DemoCredentials {
   hosts: string[];
@@ -34,7 +33,7 @@ export async function bootstrapDemo(ctx: ServiceContext): Promise<DemoCredential
   if ((await ctx.workspaces.count()) > 0) return undefined;
   const ws = await ctx.workspaces.create({ slug: "demo", hosts: DEMO_HOSTS, name: "Demo", identity: true });
   const password = randomBytes(18).toString("base64url");
-  await repo(ctx, createDashboardUserRepo).create(ws.id, { email: DEMO_OWNER_EMAIL, password, role: "owner" });
-  const key = await repo(ctx, createApiKeyRepo).create(ws.id, { name: "demo (all grants)", grants: [...ALL_GRANTS] });
+  await createMember(ctx, ws.id, { email: DEMO_OWNER_EMAIL, password, role: "owner" });
+  const key = await createKey(ctx, ws.id, { name: "demo (all grants)", grants: [...ALL_GRANTS] });
   return { hosts: ws.hosts, dashboardHost: ws.dashboard_host, owner: { email: DEMO_OWNER_EMAIL, password }, apiKey: key.value };
 }

@@ -15,6 +15,10 @@ import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
 
+/** The API shape of a collection and its stored form, for callers outside services. */
+export { collectionView } from "../storage/collections.js";
+export type { StoredCollection };
+
 const SCAN_PAGE = 500;
 
 /** Every collection of a workspace, by name. */

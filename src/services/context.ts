@@ -7,10 +7,13 @@
 import type { Grant } from "../core/grants.js";
 import type { SignInLimits } from "../core/sign-in-limits.js";
 import type { StorageContext, StorageOptions } from "../storage/context.js";
-import type { WorkspaceRepo } from "../storage/workspaces.js";
+import type { Workspace, WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
 import type { MailSender } from "./mail.js";
 import type { Dispatcher } from "../webhooks/types.js";
+
+/** A workspace as `ServiceContext.workspaces` returns it. */
+export type { Workspace };
 
 export interface ResolvedOptions extends StorageOptions {
   dataDir: string | undefined;

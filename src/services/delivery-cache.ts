@@ -8,6 +8,7 @@
 import { LRUCache } from "lru-cache";
 import type { ServiceContext } from "./context.js";
 import type { StoredCollection } from "../storage/collections.js";
+import { repo } from "../storage/context.js";
 
 export interface CachedResponse {
   collection: StoredCollection;
@@ -62,3 +63,6 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
 }
 
 export type DeliveryCache = ReturnType<typeof createDeliveryCache>;
+
+/** The service's one delivery cache (default bounds), shared by every request. */
+export const deliveryCache = (ctx: ServiceContext): DeliveryCache => repo(ctx, createDeliveryCache);

@@ -22,6 +22,8 @@ import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { getCollection } from "./collections.js";
 
+export type { Entry };
+
 /**
  * Creates an entry (draft unless `_status: "published"`); `actorId` is the UUID of the key or
  * dashboard user (spec 2.5 _created_by). Fires content.created (+ content.published).

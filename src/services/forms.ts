@@ -15,6 +15,10 @@ import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { deleteSubmissionBlobs, storeUploads, type Upload } from "./submission-files.js";
 
+/** The API shape of a form and its stored form, for callers outside services. */
+export { formView } from "../storage/forms.js";
+export type { StoredForm };
+
 const SCAN_PAGE = 500;
 
 /** Every form of a workspace, by slug. */

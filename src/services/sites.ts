@@ -16,6 +16,8 @@ import { createSiteRepo, type DeployRecord, type Manifest, type ManifestFile, ty
 import { extractSiteArchive, type ArchiveLimits } from "./site-archive.js";
 import { pruneSite } from "./site-retention.js";
 
+export type { DeployRecord };
+
 /** What a deploy or rollback answers: the now-live deploy and the one it replaced. */
 export interface LiveDeploy extends DeployRecord {
   previous_deploy_id: string | null;

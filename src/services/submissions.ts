@@ -11,6 +11,10 @@ import type { ServiceContext } from "./context.js";
 import { getForm } from "./forms.js";
 import { deleteSubmissionBlobs, readSubmissionFile } from "./submission-files.js";
 
+/** The API shape of a submission and its stored form, for callers outside services. */
+export { submissionView } from "../storage/submissions.js";
+export type { StoredSubmission };
+
 /** A page of a form's submissions, newest first. */
 export async function listSubmissions(ctx: ServiceContext, workspaceId: string, slug: string, page: { limit: number; offset: number }) {
   const form = await getForm(ctx, workspaceId, slug);

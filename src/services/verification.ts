@@ -4,6 +4,7 @@
  * not see the address (core/rules.ts).
  */
 import { badRequest } from "../core/errors.js";
+import { EMAIL_VERIFICATION_TTL_MS } from "../core/lifetimes.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { createAccountRepo, type Account } from "../storage/accounts.js";
@@ -26,7 +27,7 @@ export async function sendVerification(
     subject: `Confirm your email address for ${workspace.name}`,
     text: [
       `Someone (hopefully you) created an account for ${account.email} on ${host}.`,
-      `To confirm this address, send this code within 24 hours: ${token}`,
+      `To confirm this address, send this code within ${EMAIL_VERIFICATION_TTL_MS / 3_600_000} hours: ${token}`,
       `(POST https://${host}${VERIFY_PATH} with {"token": "<code>"}). If it was not you, ignore this message.`,
     ].join("\n"),
     token,

@@ -1,5 +1,6 @@
 /**
- * Identity end users and their account sessions (spec 2.4, 4.4, 5.6): email + scrypt password;
+ * Identity end users as they sign in, and their account sessions (spec 2.4, 4.4, 5.6): email +
+ * scrypt password (the row itself is written by storage/end-users.ts, sign-up included);
  * a session is an opaque `as_` token valid 30 days from issue, never renewed (signing in again
  * issues a new one), stored hashed, carrying no grants. Deactivated users (active = 0) are
  * refused by the authenticator on their very next request.
@@ -8,17 +9,12 @@
  * const accounts = repo(ctx, createAccountRepo);
  * const { token, expires_at } = await accounts.issueSession(ws.id, user.id);
  */
-import { randomUUID } from "node:crypto";
-import { conflict } from "../core/errors.js";
-import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
+import { tryNormalizeEmail } from "../core/email.js";
 import { generateToken, hashToken } from "../core/keys.js";
-import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
+import { ACCOUNT_SESSION_TTL_MS } from "../core/lifetimes.js";
+import { looksLikeToken, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
 import type { StorageContext } from "./context.js";
-import { isUniqueViolation } from "./driver-errors.js";
 import { upgradePasswordHash } from "./password-upgrade.js";
-
-/** spec 3, 5.6, 8: fixed 30 days from issue. */
-export const ACCOUNT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** An end user as they see themselves (`GET /api/v1/accounts/me`). Never the password hash. */
 export interface Account {
@@ -52,25 +48,6 @@ export function createAccountRepo(ctx: StorageContext) {
   const { sql } = ctx;
 
   return {
-    /** Creates an end user; 409 when the email is taken in this workspace. */
-    async signup(workspaceId: string, input: { email: unknown; password: unknown }): Promise<Account> {
-      const email = normalizeEmail(input.email);
-      validateNewPassword(input.password);
-      const hash = await hashPassword(input.password, ctx.options.passwordParams);
-      const at = new Date(ctx.now()).toISOString();
-      const row: Row = { id: randomUUID(), email, attributes: "{}", active: 1, created_at: at };
-      try {
-        await sql.run(
-          "INSERT INTO end_users (id, workspace_id, email, password_hash, attributes, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-          [row.id, workspaceId, email, hash, row.attributes, 1, at, at],
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict("An account with this email already exists; sign in instead");
-        throw error;
-      }
-      return toAccount(row);
-    },
-
     /**
      * The active account an email and password name, or undefined, at equal cost for an unknown
      * email, a wrong password, a deactivated account or a token sent as the password.

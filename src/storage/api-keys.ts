@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
-import { LEGACY_KEY_GRANTS, parseGrants, type Grant } from "../core/grants.js";
+import { LEGACY_KEY_GRANTS, type Grant } from "../core/grants.js";
 import { generateApiKey, hashToken } from "../core/keys.js";
 import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
@@ -35,7 +35,6 @@ export interface LegacyImport {
   skipped: string[];
 }
 
-const MAX_NAME = 200;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const COLUMNS = "id, name, grants, last_used_at, created_at";
 
@@ -70,12 +69,13 @@ export function createApiKeyRepo(ctx: StorageContext) {
   };
 
   return {
-    /** Creates a key; the returned `value` is the only time it exists outside the caller. */
-    async create(workspaceId: string, input: { name: unknown; grants?: unknown }): Promise<CreatedApiKey> {
-      const name = validateName(input.name);
-      const grants = parseGrants(input.grants);
+    /**
+     * Creates a key from a validated name and grants (services/keys.ts validates them); the
+     * returned `value` is the only time it exists outside the caller.
+     */
+    async create(workspaceId: string, input: { name: string; grants: Grant[] }): Promise<CreatedApiKey> {
       const value = generateApiKey();
-      const record = await insert(workspaceId, name, hashToken(value), grants, false);
+      const record = await insert(workspaceId, input.name, hashToken(value), input.grants, false);
       return { ...record, value };
     },
 
@@ -136,11 +136,4 @@ export function createApiKeyRepo(ctx: StorageContext) {
       return { imported, skipped };
     },
   };
-}
-
-function validateName(name: unknown): string {
-  if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required (where the key is used)", { field: "name" });
-  const trimmed = name.trim();
-  if (trimmed.length > MAX_NAME) throw badRequest(`name must be at most ${MAX_NAME} characters`, { field: "name" });
-  return trimmed;
 }

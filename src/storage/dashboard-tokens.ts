@@ -10,15 +10,12 @@
  */
 import { unauthorized } from "../core/errors.js";
 import { generateToken, hashToken, isTokenFormat } from "../core/keys.js";
+import { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from "../core/lifetimes.js";
 import type { StorageContext } from "./context.js";
-import type { DashboardUser } from "./dashboard-users.js";
+import type { Member } from "./members.js";
 import { parseStoredGrants } from "./credentials.js";
 import type { Sql } from "./sql.js";
 
-/** spec 8: grant changes propagate within one hour, so an access token lives at most that. */
-export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
-/** How long a person stays signed in without using the dashboard. */
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The body of a login or refresh response (DESIGN §4.2). */
 export interface TokenPair {
@@ -26,14 +23,14 @@ export interface TokenPair {
   refresh_token: string;
   /** Seconds until the access token expires. */
   expires_in: number;
-  role: DashboardUser["role"];
+  role: Member["role"];
 }
 
 /** Repository factory; use through `repo(ctx, createDashboardTokenRepo)`. */
 export function createDashboardTokenRepo(ctx: StorageContext) {
   const { sql } = ctx;
 
-  const issueWith = async (db: Sql, workspaceId: string, user: Pick<DashboardUser, "id" | "role" | "grants">): Promise<TokenPair> => {
+  const issueWith = async (db: Sql, workspaceId: string, user: Pick<Member, "id" | "role" | "grants">): Promise<TokenPair> => {
     const now = ctx.now();
     const at = new Date(now).toISOString();
     const access = generateToken("dashboard_access");
@@ -49,7 +46,7 @@ export function createDashboardTokenRepo(ctx: StorageContext) {
 
   return {
     /** A fresh token pair for a user who just proved their password. */
-    issue(workspaceId: string, user: Pick<DashboardUser, "id" | "role" | "grants">): Promise<TokenPair> {
+    issue(workspaceId: string, user: Pick<Member, "id" | "role" | "grants">): Promise<TokenPair> {
       return sql.transaction((tx) => issueWith(tx, workspaceId, user));
     },
 

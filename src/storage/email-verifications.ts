@@ -9,13 +9,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { hashToken } from "../core/keys.js";
+import { EMAIL_VERIFICATION_TTL_MS } from "../core/lifetimes.js";
 import type { StorageContext } from "./context.js";
 
 /** Not a bearer credential (core/keys.ts TOKEN_PREFIXES): presented as one it is an unknown token, 401. */
 const TOKEN = /^ev_[0-9a-f]{64}$/;
 
-/** How long a verification token is valid. */
-export const EMAIL_VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Repository factory; use through `repo(ctx, createEmailVerificationRepo)`. */
 export function createEmailVerificationRepo(ctx: StorageContext) {

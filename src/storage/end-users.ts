@@ -1,12 +1,12 @@
 /**
  * The workspace's end users as the dashboard manages them (users:*, spec 2.2): list, create,
- * change (email, password, attributes, active), delete. Sign-up, sign-in and sessions are
- * storage/accounts.ts. Personal data: nothing here logs. Deactivating or deleting a user deletes
+ * change (email, password, attributes, active), delete; also the one writer of new end-user rows,
+ * self sign-up included (services/accounts.ts). Sign-in and sessions are storage/accounts.ts. Personal data: nothing here logs. Deactivating or deleting a user deletes
  * their account sessions in the same transaction, so they stop working at once (the authenticator
  * also refuses inactive users).
  *
  * @example
- * const user = await repo(ctx, createEndUserRepo).create(workspaceId, { email, password, attributes: {} });
+ * const user = await repo(ctx, createEndUserRepo).create(workspaceId, { email, password, attributes: {}, active: true, emailVerified: false });
  */
 import { randomUUID } from "node:crypto";
 import { conflict } from "../core/errors.js";
@@ -47,7 +47,8 @@ export interface EndUserChange {
 }
 
 const COLUMNS = "id, email, email_verified_at, attributes, active, created_at, updated_at";
-const taken = () => conflict("An end user with this email already exists", { field: "email" });
+/** 409 for an email another end user of the workspace has. */
+export const endUserEmailTaken = () => conflict("An end user with this email already exists", { field: "email" });
 
 /** Repository factory; use through `repo(ctx, createEndUserRepo)`. */
 export function createEndUserRepo(ctx: StorageContext) {
@@ -67,10 +68,11 @@ export function createEndUserRepo(ctx: StorageContext) {
       return { rows: rows.map(toEndUser), total: Number(total?.n ?? 0) };
     },
 
+    /** Inserts a validated end user; undefined when the email is taken in this workspace. */
     async create(
       workspaceId: string,
       input: { email: string; password: string; attributes: Record<string, unknown>; active: boolean; emailVerified: boolean },
-    ): Promise<EndUser> {
+    ): Promise<EndUser | undefined> {
       const at = new Date(ctx.now()).toISOString();
       const hash = await hashPassword(input.password, ctx.options.passwordParams);
       const row: Row = {
@@ -88,7 +90,7 @@ export function createEndUserRepo(ctx: StorageContext) {
           [row.id, workspaceId, row.email, row.email_verified_at, hash, row.attributes, row.active, at, at],
         );
       } catch (error) {
-        if (isUniqueViolation(error)) throw taken();
+        if (isUniqueViolation(error)) return undefined;
         throw error;
       }
       return toEndUser(row);
@@ -129,7 +131,7 @@ export function createEndUserRepo(ctx: StorageContext) {
           return after;
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw taken();
+        if (isUniqueViolation(error)) throw endUserEmailTaken();
         throw error;
       }
     },

@@ -24,6 +24,26 @@ describe.each(drivers)("account sessions on %s", (driver) => {
     return (await res.json()) as { token: string; expires_at: string };
   };
 
+  it("sign-up and the dashboard write one end-user table: a taken email is 409 either way, each saying so", async () => {
+    const key = await rig.key(["users:write", "users:read"]);
+    const res = await signup("Shared@Example.com");
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    expect(created).toEqual({ id: expect.any(String), email: "shared@example.com", email_verified: false, attributes: {}, created_at: expect.any(String) });
+
+    const fromDashboard = await rig.request("/api/dashboard/users", { method: "POST", token: key, json: { email: " SHARED@example.com", password: PASSWORD } });
+    expect(fromDashboard.status).toBe(409);
+    expect(await fromDashboard.json()).toEqual({ error: "An end user with this email already exists", field: "email" });
+    const listed = await (await rig.request(`/api/dashboard/users/${created.id}`, { token: key })).json();
+    expect(listed).toEqual({ ...created, active: true, updated_at: created.created_at });
+
+    const made = await rig.request("/api/dashboard/users", { method: "POST", token: key, json: { email: "made@example.com", password: PASSWORD } });
+    expect(made.status).toBe(201);
+    const again = await signup("made@example.com");
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "An account with this email already exists; sign in instead" });
+  });
+
   it("signup → login {token, expires_at} → me → logout", async () => {
     const res = await signup("Reader@Example.com");
     expect(res.status).toBe(201);

@@ -12,7 +12,8 @@ import { allowAccountSession, requireAccountSession, requireGrant, requireKey, r
 import { repo } from "../../src/storage/context.js";
 import { bootstrapDemo, DEMO_OWNER_EMAIL } from "../../src/services/bootstrap.js";
 import { createApiKeyRepo } from "../../src/storage/api-keys.js";
-import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
+import { createKey } from "../../src/services/keys.js";
+import { createMemberRepo } from "../../src/storage/members.js";
 import { drivers } from "../helpers/database.js";
 import { fetchWithHost, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -52,7 +53,7 @@ describe.each(drivers)("bootstrap and contentsvc/h3 guards on %s", (driver) => {
     expect(demo?.owner?.password.length).toBeGreaterThanOrEqual(16);
     expect(demo?.apiKey).toMatch(/^pk_[0-9a-f]{64}$/);
     const ws = (await t.svc.context.workspaces.bySlug("demo"))!;
-    const users = await repo(t.svc.context, createDashboardUserRepo).list(ws.id);
+    const users = await repo(t.svc.context, createMemberRepo).list(ws.id);
     expect(users.map((u) => [u.email, u.role])).toEqual([[DEMO_OWNER_EMAIL, "owner"]]);
     const keys = await repo(t.svc.context, createApiKeyRepo).list(ws.id);
     expect(keys).toHaveLength(1);
@@ -71,7 +72,7 @@ describe.each(drivers)("bootstrap and contentsvc/h3 guards on %s", (driver) => {
     const ok = await get("/reports", demo!.apiKey);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ principal: "key" });
-    const noGrants = (await repo(t.svc.context, createApiKeyRepo).create((await t.svc.context.workspaces.bySlug("demo"))!.id, { name: "none" })).value;
+    const noGrants = (await createKey(t.svc.context, (await t.svc.context.workspaces.bySlug("demo"))!.id, { name: "none" })).value;
     const denied = await get("/reports", noGrants);
     expect(denied.status).toBe(403);
     expect(await denied.json()).toEqual({ error: "Missing grant: entries:read", grant: "entries:read" });

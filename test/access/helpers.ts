@@ -14,7 +14,7 @@ import { allRoutes } from "../../src/http/routes/index.js";
 import { repo } from "../../src/storage/context.js";
 import type { ServiceOptions } from "../../src/service.js";
 import { createApiKeyRepo } from "../../src/storage/api-keys.js";
-import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
+import { createMember } from "../../src/services/members.js";
 import type { DriverName } from "../helpers/database.js";
 import { requestAt, startTestServer, type RequestInit2, type TestServer } from "../helpers/server.js";
 
@@ -74,7 +74,7 @@ export async function startAccessRig(driver: DriverName, options: ServiceOptions
       return (await repo(ctx, createApiKeyRepo).create(workspaceId, { name: `k${++seq}`, grants })).value;
     },
     async user(role, grants = [], email = `u${++seq}@example.com`) {
-      const u = await repo(ctx, createDashboardUserRepo).create(ws.id, { email, password: PASSWORD, role, grants });
+      const u = await createMember(ctx, ws.id, { email, password: PASSWORD, role, grants });
       return { id: u.id, email: u.email };
     },
     async login(email, password = PASSWORD, host = "demo.localhost") {

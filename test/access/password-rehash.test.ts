@@ -6,9 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../src/core/passwords.js";
 import { INSECURE_FAST_SCRYPT } from "../../src/core/scrypt.js";
-import { repo } from "../../src/storage/context.js";
-import { createAccountRepo } from "../../src/storage/accounts.js";
-import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
+import { signUp } from "../../src/services/accounts.js";
+import { createMember } from "../../src/services/members.js";
 import { drivers } from "../helpers/database.js";
 import { PASSWORD, startAccessRig, type AccessRig } from "./helpers.js";
 
@@ -31,8 +30,8 @@ describe.each(drivers)("password hashing cost and rehash on %s", (driver) => {
     (await rig.t.svc.context.sql.get<{ password_hash: string }>(`SELECT password_hash FROM ${table} WHERE email = ?`, [email]))!.password_hash;
   const setHash = (table: string, email: string, hash: string) => rig.t.svc.context.sql.run(`UPDATE ${table} SET password_hash = ? WHERE email = ?`, [hash, email]);
   const create = async (surface: keyof typeof surfaces, email: string) => {
-    if (surface === "dashboard") await repo(rig.t.svc.context, createDashboardUserRepo).create(rig.wsId, { email, password: PASSWORD, role: "member" });
-    else await repo(rig.t.svc.context, createAccountRepo).signup(rig.wsId, { email, password: PASSWORD });
+    if (surface === "dashboard") await createMember(rig.t.svc.context, rig.wsId, { email, password: PASSWORD, role: "member" });
+    else await signUp(rig.t.svc.context, rig.wsId, { email, password: PASSWORD });
   };
 
   it.each(Object.keys(surfaces) as (keyof typeof surfaces)[])("%s: new passwords are hashed at N=2^17, r=8, p=1", async (surface) => {
@@ -93,8 +92,7 @@ describe.each(drivers)("a service running the fast test cost on %s", (driver) =>
   afterAll(() => rig?.close());
 
   it("hashes new passwords at N=2^10 and never downgrades a stronger hash", async () => {
-    const users = repo(rig.t.svc.context, createDashboardUserRepo);
-    await users.create(rig.wsId, { email: "quick@example.com", password: PASSWORD, role: "member" });
+    await createMember(rig.t.svc.context, rig.wsId, { email: "quick@example.com", password: PASSWORD, role: "member" });
     const sql = rig.t.svc.context.sql;
     const hashOf = async () => (await sql.get<{ password_hash: string }>("SELECT password_hash FROM dashboard_users WHERE email = ?", ["quick@example.com"]))!.password_hash;
     expect(await hashOf()).toMatch(/^scrypt\$1024\$8\$1\$/);

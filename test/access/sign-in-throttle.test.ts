@@ -9,9 +9,8 @@ import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createService, type ServiceOptions } from "../../src/service.js";
 import { DEFAULT_SIGN_IN_LIMITS } from "../../src/core/sign-in-limits.js";
-import { repo } from "../../src/storage/context.js";
-import { createAccountRepo } from "../../src/storage/accounts.js";
-import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
+import { signUp } from "../../src/services/accounts.js";
+import { createMember } from "../../src/services/members.js";
 import { drivers, REDIS_URL } from "../helpers/database.js";
 import { silentLogger, startTestServer, type TestServer } from "../helpers/server.js";
 import { PASSWORD, startAccessRig, type AccessRig } from "./helpers.js";
@@ -25,8 +24,8 @@ let seq = 0;
 /** A user of `surface` with PASSWORD, created straight in storage. */
 async function createUser(ctx: TestServer["svc"]["context"], workspaceId: string, surface: Surface): Promise<string> {
   const email = `throttle${++seq}-${randomBytes(3).toString("hex")}@example.com`;
-  if (surface === "dashboard") await repo(ctx, createDashboardUserRepo).create(workspaceId, { email, password: PASSWORD, role: "member" });
-  else await repo(ctx, createAccountRepo).signup(workspaceId, { email, password: PASSWORD });
+  if (surface === "dashboard") await createMember(ctx, workspaceId, { email, password: PASSWORD, role: "member" });
+  else await signUp(ctx, workspaceId, { email, password: PASSWORD });
   return email;
 }
 

@@ -21,7 +21,7 @@ describe("layers", () => {
     expect(edges.filter((e) => e.to).length).toBeGreaterThan(100);
   });
 
-  it("every import runs inward: core ← storage ← webhooks ← services ← mcp | http ← app ← cli | entry", () => {
+  it("every import runs inward: core ← storage ← webhooks ← services ← mcp | http ← app ← cli | entry; http, mcp and cli never import storage", () => {
     expect(layerViolations(files, edges)).toEqual([]);
   });
 
@@ -38,6 +38,26 @@ describe("the layer checks themselves", () => {
   it("refuse an outward import, type-only included, naming the file, the import and the rule", () => {
     const problems = layerViolations(["storage/a.ts", "http/b.ts"], [edge("storage/a.ts", "http/b.ts", true)]);
     expect(problems).toEqual([expect.stringMatching(/^storage\/a\.ts:1 imports type "\.\/http\/b\.ts": storage must not import http, an outer layer/)]);
+  });
+
+  it("refuse any storage import from http, mcp and cli, type-only included, naming the file, the import and the rule", () => {
+    const files = ["storage/repo.ts", "http/route.ts", "mcp/tool.ts", "cli/command.ts"];
+    const problems = layerViolations(files, [
+      edge("http/route.ts", "storage/repo.ts"),
+      edge("mcp/tool.ts", "storage/repo.ts", true),
+      edge("cli/command.ts", "storage/repo.ts"),
+    ]);
+    expect(problems).toEqual([
+      'http/route.ts:1 imports "./storage/repo.ts": http must not import storage: call a service (src/services/*), which re-exports the types it needs',
+      'mcp/tool.ts:1 imports type "./storage/repo.ts": mcp must not import storage: call a service (src/services/*), which re-exports the types it needs',
+      'cli/command.ts:1 imports "./storage/repo.ts": cli must not import storage: call a service (src/services/*), which re-exports the types it needs',
+    ]);
+  });
+
+  it("let services, webhooks and the composition root import storage", () => {
+    const files = ["storage/repo.ts", "services/a.ts", "webhooks/b.ts", "service.ts"];
+    const edges = [edge("services/a.ts", "storage/repo.ts"), edge("webhooks/b.ts", "storage/repo.ts"), edge("service.ts", "storage/repo.ts")];
+    expect(layerViolations(files, edges)).toEqual([]);
   });
 
   it("refuse imports between siblings and files outside every layer", () => {

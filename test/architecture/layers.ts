@@ -4,7 +4,8 @@
  *   core ← storage ← webhooks ← services ← mcp | http ← app ← cli | entry
  *
  * A file imports only its own layer or layers inside it; mcp and http are siblings and never
- * import each other, nor do cli and the package entries. `app` is the composition root
+ * import each other, nor do cli and the package entries. The surfaces (http, mcp, cli) reach data
+ * only through services: they import nothing from storage, not even a type. `app` is the composition root
  * (`createService` and the features it starts); the package entries (`src/index.ts`, `src/h3.ts`,
  * `src/grants.ts`, `src/signature.ts`, `src/webhooks/index.ts`) re-export from any layer.
  */
@@ -38,6 +39,9 @@ const LAYER_BY_FILE: Record<string, Layer> = {
   "webhooks/index.ts": ENTRY,
 };
 
+/** Layers that call services for every use case and never import storage (types included). */
+const THROUGH_SERVICES = new Set(["http", "mcp", "cli"]);
+
 /** The order as one line, for messages and CONTRIBUTING.md. */
 export const LAYER_ORDER = "core ← storage ← webhooks ← services ← mcp | http ← app ← cli | entry";
 
@@ -69,6 +73,8 @@ export function layerViolations(files: string[], edges: ImportEdge[]): string[] 
       problems.push(`${where}: ${from.name} and ${to.name} are siblings and must not import each other (${LAYER_ORDER})`);
     } else if (to.rank > from.rank) {
       problems.push(`${where}: ${from.name} must not import ${to.name}, an outer layer (${LAYER_ORDER})`);
+    } else if (to.name === "storage" && THROUGH_SERVICES.has(from.name)) {
+      problems.push(`${where}: ${from.name} must not import storage: call a service (src/services/*), which re-exports the types it needs`);
     }
   }
   return problems;

@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { drivers } from "../helpers/database.js";
 import { createTestAccount, createTestKey, createTestSession } from "../helpers/credentials.js";
-import { repo } from "../../src/storage/context.js";
-import { createDashboardUserRepo } from "../../src/storage/dashboard-users.js";
+import { createMember } from "../../src/services/members.js";
 
 const UNAUTHORIZED = { error: "Unauthorized" };
 const MISSING_READ = { error: "Missing grant: entries:read", grant: "entries:read" };
@@ -123,10 +122,9 @@ describe.each(drivers)("delivery API on %s", (driver) => {
     const PASSWORD = "correct horse battery staple";
     const sessions: Record<string, string> = {};
     beforeAll(async () => {
-      const users = repo(t.svc.context, createDashboardUserRepo);
       for (const [role, grants] of [["owner", []], ["member", ["entries:read", "entries:write"]]] as const) {
         const email = `${role}-signin@example.com`;
-        await users.create(wsId, { email, password: PASSWORD, role, grants: [...grants] });
+        await createMember(t.svc.context, wsId, { email, password: PASSWORD, role, grants: [...grants] });
         const res = await t.request("/api/dashboard/login", { method: "POST", json: { email, password: PASSWORD } });
         expect(res.status).toBe(200);
         const body = await res.json();

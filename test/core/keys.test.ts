@@ -9,11 +9,14 @@ import {
   hashToken,
   isApiKeyFormat,
   isTokenFormat,
+  MAX_KEY_NAME,
   parseBearer,
+  parseKeyName,
   safeEqual,
   tokenKind,
   type TokenKind,
 } from "../../src/core/keys.js";
+import { ServiceError } from "../../src/core/errors.js";
 
 const HEX64 = "0123456789abcdef".repeat(4);
 const KINDS = Object.keys(TOKEN_PREFIXES) as TokenKind[];
@@ -183,6 +186,54 @@ describe("safeEqual", () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (a, b) => {
         expect(safeEqual(a, b)).toBe(a === b);
+      }),
+    );
+  });
+});
+
+describe("parseKeyName (spec 2.1: a key is created with a name)", () => {
+  const refusal = (value: unknown) => {
+    try {
+      parseKeyName(value);
+    } catch (error) {
+      return error as ServiceError;
+    }
+    throw new Error(`accepted ${JSON.stringify(value)}`);
+  };
+
+  it("trims and keeps the name", () => {
+    expect(parseKeyName("  build server\t")).toBe("build server");
+    expect(parseKeyName("x".repeat(MAX_KEY_NAME))).toHaveLength(MAX_KEY_NAME);
+    expect(parseKeyName(` ${"y".repeat(MAX_KEY_NAME)} `)).toBe("y".repeat(MAX_KEY_NAME));
+  });
+
+  it.each([undefined, null, 42, ["a"], "", "   "])("refuses %j with 400 naming the field", (value) => {
+    const error = refusal(value);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error.status).toBe(400);
+    expect(error.message).toBe("name is required (where the key is used)");
+    expect(error.details).toEqual({ field: "name" });
+  });
+
+  it(`refuses a name longer than ${MAX_KEY_NAME} characters after trimming`, () => {
+    const error = refusal("z".repeat(MAX_KEY_NAME + 1));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe(`name must be at most ${MAX_KEY_NAME} characters`);
+  });
+
+  it("never returns a blank or over-long name", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: MAX_KEY_NAME + 20 }), (raw) => {
+        let name: string;
+        try {
+          name = parseKeyName(raw);
+        } catch {
+          expect(raw.trim() === "" || raw.trim().length > MAX_KEY_NAME).toBe(true);
+          return;
+        }
+        expect(name).toBe(raw.trim());
+        expect(name.length).toBeGreaterThan(0);
+        expect(name.length).toBeLessThanOrEqual(MAX_KEY_NAME);
       }),
     );
   });

@@ -9,15 +9,11 @@ import type { H3Event } from "h3";
 import { forbidden, notFound, unauthorized } from "../../core/errors.js";
 import { assertGrant } from "../../core/grants.js";
 import { hashToken, parseBearer, tokenKind, type TokenKind } from "../../core/keys.js";
-import { createCredentialRepo } from "../../storage/credentials.js";
-import { repo } from "../../storage/context.js";
+import { findAccountSession, findApiKey, findDashboardToken, recordKeyUse } from "../../services/credentials.js";
 import type { ServiceContext } from "../../services/context.js";
 import type { Access } from "../access.js";
 import type { Principal } from "../../core/principal.js";
 import type { TenantWorkspace } from "./tenant.js";
-
-/** spec 2.1 / 8: last_used_at is written at most once a minute per key. */
-export const LAST_USED_INTERVAL_MS = 60_000;
 
 /** The refusal of account routes on a workspace without Identity (spec 2.4). */
 export const identityDisabled = () =>
@@ -51,24 +47,23 @@ export async function authenticate(
   const kind = tokenKind(token);
   const principalKind = kind && PRINCIPAL_OF[kind];
   if (accept && !(principalKind && accept.includes(principalKind))) throw unauthorized();
-  const creds = repo(service, createCredentialRepo);
   const hash = hashToken(token);
   const now = service.now();
   switch (kind) {
     case "api_key": {
-      const key = await creds.apiKey(hash);
+      const key = await findApiKey(service, hash);
       if (!key || key.workspaceId !== workspace.id) throw unauthorized();
-      touchKey(service, key.id, key.lastUsedAt, now);
+      recordKeyUse(service, key, now);
       return { kind: "key", id: key.id, workspaceId: key.workspaceId, grants: key.grants };
     }
     case "dashboard_access": {
-      const session = await creds.dashboardToken(hash);
+      const session = await findDashboardToken(service, hash);
       if (!session || session.kind !== "access" || session.workspaceId !== workspace.id) throw unauthorized();
       if (Date.parse(session.expiresAt) <= now) throw unauthorized();
       return { kind: "user", id: session.userId, workspaceId: session.workspaceId, role: session.role, grants: session.grants };
     }
     case "account_session": {
-      const session = await creds.accountSession(hash);
+      const session = await findAccountSession(service, hash);
       if (!session || session.workspaceId !== workspace.id || !workspace.identity) throw unauthorized();
       if (!session.active || Date.parse(session.expiresAt) <= now) throw unauthorized();
       return {
@@ -83,22 +78,6 @@ export async function authenticate(
     default:
       throw unauthorized();
   }
-}
-
-/**
- * Records last_used_at without a write per request (spec 2.1, 8). Three layers: the row just read
- * says it is recent (no I/O at all); else one instance wins a cluster-wide claim for the minute
- * (ctx.shared, Redis when configured); and the UPDATE itself only moves a value older than a
- * minute, so even instances that share no state write at most once a minute. Fire-and-forget.
- */
-function touchKey(service: ServiceContext, id: string, lastUsedAt: string | null, now: number): void {
-  if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < LAST_USED_INTERVAL_MS) return;
-  void service.shared
-    .claim(`key-used:${id}`, LAST_USED_INTERVAL_MS)
-    .then((won) =>
-      won ? repo(service, createCredentialRepo).touchKey(id, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString()) : undefined,
-    )
-    .catch((error: unknown) => service.logger.warn("could not record last_used_at:", (error as Error).message));
 }
 
 /** Enforces a route's access; returns the principal the handler may use. */

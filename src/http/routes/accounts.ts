@@ -4,11 +4,10 @@
  * with Identity enabled; elsewhere every route answers 404 with a message saying Identity is off.
  */
 import type { H3Event } from "h3";
-import { conflict, forbidden, rateLimited, unauthorized } from "../../core/errors.js";
+import { conflict, forbidden, rateLimited } from "../../core/errors.js";
 import type { ServiceContext } from "../../services/context.js";
 import { verifyAgainstDummy } from "../../core/passwords.js";
-import { repo } from "../../storage/context.js";
-import { createAccountRepo } from "../../storage/accounts.js";
+import { endAccountSession, getAccount, signUp, startAccountSession, verifyAccountLogin } from "../../services/accounts.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
 import { bearerToken, identityDisabled } from "../middleware/auth.js";
@@ -50,7 +49,7 @@ export const accountRoutes = defineRoutes([
       assertKnownFields(body, ["email", "password"], "POST /api/v1/accounts/signup");
       // Counted like sign-ins: signups probe which emails exist (409) and cost scrypt time.
       await limitLogin(event, service, "account", workspace.id, body.email);
-      const account = await repo(service, createAccountRepo).signup(workspace.id, { email: body.email, password: body.password });
+      const account = await signUp(service, workspace.id, { email: body.email, password: body.password });
       await sendVerification(service, workspace, hostOf(event, service, workspace), account);
       event.res.status = 201;
       return account;
@@ -67,13 +66,12 @@ export const accountRoutes = defineRoutes([
       requireIdentity(workspace);
       const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
       const attempt = await beginSignIn(event, service, "account", workspace.id, email);
-      const accounts = repo(service, createAccountRepo);
       const account = sentApiKey(event)
         ? await verifyAgainstDummy(password, service.options.passwordParams).then(() => undefined)
-        : await accounts.verifyLogin(workspace.id, email, password);
+        : await verifyAccountLogin(service, workspace.id, email, password);
       if (!account) throw loginFailed();
       await attempt.succeeded();
-      return accounts.issueSession(workspace.id, account.id);
+      return startAccountSession(service, workspace.id, account.id);
     },
   },
   {
@@ -83,7 +81,7 @@ export const accountRoutes = defineRoutes([
     summary: "End the presented account session",
     response: { status: 204 },
     async handler(event, { service, workspace }) {
-      await repo(service, createAccountRepo).logout(workspace.id, bearerToken(event)!);
+      await endAccountSession(service, workspace.id, bearerToken(event)!);
       return new Response(null, { status: 204 });
     },
   },
@@ -93,7 +91,7 @@ export const accountRoutes = defineRoutes([
     access: access.account,
     summary: "The signed-in end user {id, email, email_verified, attributes, created_at}",
     response: { description: "{id, email, email_verified, attributes, created_at}" },
-    handler: (_event, { service, workspace, principal }) => signedIn(service, workspace.id, principal!.id),
+    handler: (_event, { service, workspace, principal }) => getAccount(service, workspace.id, principal!.id),
   },
   {
     method: "POST",
@@ -116,7 +114,7 @@ export const accountRoutes = defineRoutes([
     summary: "Mail a new verification token to the signed-in account's email (earlier ones stop working) → 202",
     response: { status: 202, description: "A new token was mailed" },
     async handler(event, { service, workspace, principal }) {
-      const account = await signedIn(service, workspace.id, principal!.id);
+      const account = await getAccount(service, workspace.id, principal!.id);
       if (account.email_verified) throw conflict("This email address is already verified", { email_verified: true });
       const hit = await service.shared.hit(`verify-resend:${workspace.id}:${account.id}`, RESEND_LIMIT.windowMs);
       if (hit.count > RESEND_LIMIT.perHour) throw rateLimited(Math.max(1, Math.ceil(hit.resetMs / 1000)));
@@ -126,10 +124,3 @@ export const accountRoutes = defineRoutes([
     },
   },
 ]);
-
-/** The account of the presented session (401 if it is gone). */
-async function signedIn(service: ServiceContext, workspaceId: string, id: string) {
-  const account = await repo(service, createAccountRepo).get(workspaceId, id);
-  if (!account) throw unauthorized();
-  return account;
-}

@@ -6,8 +6,7 @@ import { access } from "../access.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { listOf } from "../../core/lists.js";
-import { collectionView } from "../../storage/collections.js";
-import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from "../../services/collections.js";
+import { collectionView, createCollection, deleteCollection, getCollection, listCollections, updateCollection } from "../../services/collections.js";
 import { collectionDefinitionSchema } from "../../core/collections.js";
 
 export const collectionRoutes = defineRoutes([

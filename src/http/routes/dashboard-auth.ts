@@ -5,9 +5,7 @@
 import { badRequest, ServiceError } from "../../core/errors.js";
 import { verifyAgainstDummy } from "../../core/passwords.js";
 import { tokenKind } from "../../core/keys.js";
-import { repo } from "../../storage/context.js";
-import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
-import { createDashboardTokenRepo } from "../../storage/dashboard-tokens.js";
+import { endDashboardSession, issueDashboardTokens, refreshDashboardTokens, verifyMemberLogin } from "../../services/dashboard-auth.js";
 import { access } from "../access.js";
 import { readJson, readJsonObject } from "../body.js";
 import { bearerToken } from "../middleware/auth.js";
@@ -47,10 +45,10 @@ export const dashboardAuthRoutes = defineRoutes([
       const attempt = await beginSignIn(event, service, "dashboard", workspace.id, email);
       const user = sentApiKey(event)
         ? await verifyAgainstDummy(password, service.options.passwordParams).then(() => undefined)
-        : await repo(service, createDashboardUserRepo).verifyLogin(workspace.id, email, password);
+        : await verifyMemberLogin(service, workspace.id, email, password);
       if (!user) throw loginFailed();
       await attempt.succeeded();
-      return repo(service, createDashboardTokenRepo).issue(workspace.id, user);
+      return issueDashboardTokens(service, workspace.id, user);
     },
   },
   {
@@ -62,7 +60,7 @@ export const dashboardAuthRoutes = defineRoutes([
     response: { description: "A new {access_token, refresh_token, expires_in, role}" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      return repo(service, createDashboardTokenRepo).refresh(workspace.id, body.refresh_token);
+      return refreshDashboardTokens(service, workspace.id, body.refresh_token);
     },
   },
   {
@@ -74,7 +72,7 @@ export const dashboardAuthRoutes = defineRoutes([
     response: { status: 204 },
     async handler(event, { service, workspace, principal }) {
       const body = (await readJson(event, service.options.bodyLimit)) as { refresh_token?: unknown } | undefined;
-      await repo(service, createDashboardTokenRepo).logout(workspace.id, principal!.id, bearerToken(event)!, body?.refresh_token);
+      await endDashboardSession(service, workspace.id, principal!.id, bearerToken(event)!, body?.refresh_token);
       return new Response(null, { status: 204 });
     },
   },

@@ -3,8 +3,7 @@
  * grants reach. It reports what the access token carries — exactly what the API enforces.
  */
 import { unauthorized } from "../../core/errors.js";
-import { repo } from "../../storage/context.js";
-import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
+import { findMember } from "../../services/members.js";
 import { access } from "../access.js";
 import { defineRoutes } from "../route.js";
 
@@ -17,7 +16,7 @@ export const dashboardMeRoutes = defineRoutes([
     response: { description: "{id, email, role, grants, workspace: {slug, name, identity}}" },
     async handler(_event, { service, workspace, principal }) {
       if (principal?.kind !== "user") throw unauthorized();
-      const user = await repo(service, createDashboardUserRepo).get(workspace.id, principal.id);
+      const user = await findMember(service, workspace.id, principal.id);
       if (!user) throw unauthorized();
       return {
         id: user.id,

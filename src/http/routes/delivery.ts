@@ -11,12 +11,10 @@ import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { authenticate } from "../middleware/auth.js";
-import { getCollection } from "../../services/collections.js";
+import { getCollection, type StoredCollection } from "../../services/collections.js";
 import { getEntry, listEntries } from "../../services/entries.js";
 import { assertCanRead, readerKinds } from "../../services/gates.js";
-import { createDeliveryCache } from "../../services/delivery-cache.js";
-import { repo } from "../../storage/context.js";
-import type { StoredCollection } from "../../storage/collections.js";
+import { deliveryCache } from "../../services/delivery-cache.js";
 import { DELIVERY_LIST_PARAMS } from "../../core/entry-query.js";
 
 const ACCESS = access.custom(
@@ -49,7 +47,7 @@ export const deliveryRoutes = defineRoutes([
 
 async function cached(event: H3Event, ctx: RouteContext, variant: string, build: (collection: StoredCollection) => Promise<unknown>): Promise<string> {
   const { service, workspace } = ctx;
-  const cache = repo(service, createDeliveryCache);
+  const cache = deliveryCache(service);
   const name = getRouterParam(event, "collection") ?? "";
   const key = `${workspace.id}|${name}|${variant}`;
   // Read with the tenant, before any data: see services/delivery-cache.ts for why the order matters.

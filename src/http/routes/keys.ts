@@ -4,8 +4,7 @@
  */
 import { getRouterParam } from "h3";
 import { listOf } from "../../core/lists.js";
-import { repo } from "../../storage/context.js";
-import { createApiKeyRepo } from "../../storage/api-keys.js";
+import { createKey, listKeys, revokeKey } from "../../services/keys.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
 import { defineRoutes } from "../route.js";
@@ -18,7 +17,7 @@ export const keyRoutes = defineRoutes([
     summary: "List active API keys (never their values) → {data, meta: {total}}",
     response: { list: "whole", description: "API keys (never their values)" },
     async handler(_event, { service, workspace }) {
-      return listOf(await repo(service, createApiKeyRepo).list(workspace.id));
+      return listOf(await listKeys(service, workspace.id));
     },
   },
   {
@@ -31,7 +30,7 @@ export const keyRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["name", "grants"], "POST /api/dashboard/keys");
-      const created = await repo(service, createApiKeyRepo).create(workspace.id, { name: body.name, grants: body.grants });
+      const created = await createKey(service, workspace.id, { name: body.name, grants: body.grants });
       event.res.status = 201;
       return created;
     },
@@ -43,7 +42,7 @@ export const keyRoutes = defineRoutes([
     summary: "Revoke an API key: immediate and permanent",
     response: { description: "The revoked key" },
     async handler(event, { service, workspace }) {
-      return repo(service, createApiKeyRepo).revoke(workspace.id, getRouterParam(event, "id")!);
+      return revokeKey(service, workspace.id, getRouterParam(event, "id")!);
     },
   },
 ]);

@@ -8,7 +8,7 @@
 import { contentDisposition } from "../../core/filenames.js";
 import { isActiveContentType } from "../../core/content-types.js";
 import { ifRangeAllows, isNotModified, parseRange } from "../../core/http-cache.js";
-import type { MediaRecord } from "../../storage/media.js";
+import type { MediaRecord } from "../../services/media.js";
 
 /** One year: the id names immutable bytes (a replaced file is a new id). */
 export const MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";

@@ -5,21 +5,17 @@
  */
 import { getQuery, getRouterParam, type H3Event } from "h3";
 import { badRequest, payloadTooLarge } from "../../core/errors.js";
-import { contentTypeFor, normalizeContentType, OCTET_STREAM } from "../../core/content-types.js";
-import { sanitizeFilename } from "../../core/filenames.js";
-import { repo } from "../../storage/context.js";
-import { createMediaRepo, toMediaMeta } from "../../storage/media.js";
+import { deleteMedia, getMediaMeta, listMedia, readMedia, uploadMedia } from "../../services/media.js";
 import { access } from "../access.js";
 import { readBytes } from "../body.js";
 import { readFormData } from "../form-data.js";
 import { readPage, PAGE_PARAMS } from "../paging.js";
-import { defineRoutes, type RouteContext } from "../route.js";
+import { defineRoutes } from "../route.js";
 import { mediaResponse } from "./media-delivery.js";
 
 /** Room for multipart boundaries and part headers on top of the upload limit. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-const media = (ctx: RouteContext) => repo(ctx.service, createMediaRepo);
 const id = (event: H3Event) => getRouterParam(event, "id")!;
 
 export const mediaRoutes = defineRoutes([
@@ -30,7 +26,7 @@ export const mediaRoutes = defineRoutes([
     summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=)",
     query: PAGE_PARAMS,
     response: { list: "page", description: "Media assets, newest first (limit default 50, max 100)" },
-    handler: (event, ctx) => media(ctx).list(ctx.workspace.id, readPage(getQuery(event))),
+    handler: (event, ctx) => listMedia(ctx.service, ctx.workspace.id, readPage(getQuery(event))),
   },
   {
     method: "POST",
@@ -42,7 +38,7 @@ export const mediaRoutes = defineRoutes([
     response: { status: 201, description: "The asset's metadata {id, filename, content_type, size, created_at, width?, height?}" },
     async handler(event, ctx) {
       const upload = await readUpload(event, ctx.service.options.uploadLimit);
-      const record = await media(ctx).create(ctx.workspace.id, upload);
+      const record = await uploadMedia(ctx.service, ctx.workspace.id, upload);
       event.res.status = 201;
       return record;
     },
@@ -54,7 +50,7 @@ export const mediaRoutes = defineRoutes([
     summary: "Delete an asset and its bytes",
     response: { status: 204 },
     async handler(event, ctx) {
-      await media(ctx).remove(ctx.workspace.id, id(event));
+      await deleteMedia(ctx.service, ctx.workspace.id, id(event));
       event.res.status = 204;
       return null;
     },
@@ -66,7 +62,7 @@ export const mediaRoutes = defineRoutes([
     summary: "An asset's bytes (ETag, Range, immutable caching, nosniff; no CORS)",
     response: { contentType: "application/octet-stream", description: "The bytes, with the asset's Content-Type; 206 for a Range request" },
     async handler(event, ctx) {
-      const { record, bytes } = await media(ctx).read(ctx.workspace.id, id(event));
+      const { record, bytes } = await readMedia(ctx.service, ctx.workspace.id, id(event));
       return mediaResponse(event.req, record, bytes);
     },
   },
@@ -76,16 +72,16 @@ export const mediaRoutes = defineRoutes([
     access: access.public,
     summary: "An asset's metadata: {id, filename, content_type, size, created_at, width?, height?}",
     response: { description: "{id, filename, content_type, size, created_at, width?, height?}" },
-    handler: async (event, ctx) => toMediaMeta(await media(ctx).get(ctx.workspace.id, id(event))),
+    handler: (event, ctx) => getMediaMeta(ctx.service, ctx.workspace.id, id(event)),
   },
 ]);
 
 /**
  * The uploaded file: multipart/form-data field `file` (parsed by the platform's FormData), or the
  * raw body named by `?filename=`. The body is counted as it streams, never trusted from
- * Content-Length. The client's type is only ever echoed as the response header (nosniff).
+ * Content-Length. Name and type are settled by services/media.ts `uploadMedia`.
  */
-async function readUpload(event: H3Event, limit: number): Promise<{ filename: string; contentType: string; bytes: Uint8Array }> {
+async function readUpload(event: H3Event, limit: number): Promise<{ filename: string; contentType: string | undefined; bytes: Uint8Array }> {
   const header = event.req.headers.get("content-type") ?? "";
   const queryName = getQuery(event).filename;
   if (queryName !== undefined && typeof queryName !== "string") throw badRequest("filename must be given once");
@@ -105,9 +101,5 @@ async function readUpload(event: H3Event, limit: number): Promise<{ filename: st
     bytes = await readBytes(event, limit);
     type = header;
   }
-  if (bytes.byteLength === 0) throw badRequest("The uploaded file is empty");
-  const filename = sanitizeFilename(name ?? "");
-  const declared = normalizeContentType(type);
-  const contentType = declared && declared !== OCTET_STREAM ? declared : contentTypeFor(filename);
-  return { filename, contentType, bytes };
+  return { filename: name ?? "", contentType: type, bytes };
 }

@@ -4,10 +4,8 @@
  * Changes reach the person at their next token refresh (spec 3); removal ends their sessions at once.
  */
 import { getRouterParam } from "h3";
-import { notFound } from "../../core/errors.js";
 import { listOf } from "../../core/lists.js";
-import { repo } from "../../storage/context.js";
-import { createDashboardUserRepo } from "../../storage/dashboard-users.js";
+import { createMember, getMember, listMembers, removeMember, updateMember } from "../../services/members.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
 import { defineRoutes } from "../route.js";
@@ -20,7 +18,7 @@ export const memberRoutes = defineRoutes([
     summary: "List members and owners with role and grants → {data, meta: {total}}",
     response: { list: "whole", description: "Members and owners with role and grants" },
     async handler(_event, { service, workspace }) {
-      return listOf(await repo(service, createDashboardUserRepo).list(workspace.id));
+      return listOf(await listMembers(service, workspace.id));
     },
   },
   {
@@ -33,12 +31,7 @@ export const memberRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["email", "password", "role", "grants"], "POST /api/dashboard/members");
-      const member = await repo(service, createDashboardUserRepo).create(workspace.id, {
-        email: body.email,
-        password: body.password,
-        role: body.role ?? "member",
-        grants: body.grants,
-      });
+      const member = await createMember(service, workspace.id, { email: body.email, password: body.password, role: body.role, grants: body.grants });
       event.res.status = 201;
       return member;
     },
@@ -50,9 +43,7 @@ export const memberRoutes = defineRoutes([
     summary: "One member or owner",
     response: { description: "The member" },
     async handler(event, { service, workspace }) {
-      const member = await repo(service, createDashboardUserRepo).get(workspace.id, getRouterParam(event, "id")!);
-      if (!member) throw notFound("No such dashboard user");
-      return member;
+      return getMember(service, workspace.id, getRouterParam(event, "id")!);
     },
   },
   {
@@ -65,10 +56,7 @@ export const memberRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, ["role", "grants"], "PATCH /api/dashboard/members/{id}");
-      return repo(service, createDashboardUserRepo).update(workspace.id, getRouterParam(event, "id")!, {
-        role: body.role,
-        grants: body.grants,
-      });
+      return updateMember(service, workspace.id, getRouterParam(event, "id")!, { role: body.role, grants: body.grants });
     },
   },
   {
@@ -78,7 +66,7 @@ export const memberRoutes = defineRoutes([
     summary: "Remove a member or owner and end their sessions",
     response: { description: "The removed member" },
     async handler(event, { service, workspace }) {
-      return repo(service, createDashboardUserRepo).remove(workspace.id, getRouterParam(event, "id")!);
+      return removeMember(service, workspace.id, getRouterParam(event, "id")!);
     },
   },
 ]);

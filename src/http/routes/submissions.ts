@@ -6,8 +6,7 @@
 import { getQuery, getRouterParam, type H3Event } from "h3";
 import { contentDisposition } from "../../core/filenames.js";
 import { pageOf } from "../../core/lists.js";
-import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, patchSubmission } from "../../services/submissions.js";
-import { submissionView } from "../../storage/submissions.js";
+import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, patchSubmission, submissionView } from "../../services/submissions.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { parsePage } from "../page.js";

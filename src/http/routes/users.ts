@@ -4,14 +4,8 @@
  * Personal data: never logged; a workspace without Identity answers 404 saying so.
  */
 import { getQuery, getRouterParam, type H3Event } from "h3";
-import { parseAttributes } from "../../core/attributes.js";
-import { normalizeEmail } from "../../core/email.js";
-import { badRequest, notFound } from "../../core/errors.js";
-import { validateNewPassword } from "../../core/passwords.js";
 import { pageOf } from "../../core/lists.js";
-import { repo } from "../../storage/context.js";
-import { assertMayAdmitAccount } from "../../services/gates.js";
-import { createEndUserRepo, type EndUserChange } from "../../storage/end-users.js";
+import { createEndUser, deleteEndUser, getEndUser, listEndUsers, updateEndUser } from "../../services/end-users.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { identityDisabled } from "../middleware/auth.js";
@@ -20,33 +14,10 @@ import { parsePage } from "../page.js";
 import { defineRoutes } from "../route.js";
 import { PAGE_PARAMS } from "../paging.js";
 
-const FIELDS = ["email", "password", "attributes", "active", "email_verified"];
 const id = (event: H3Event) => getRouterParam(event, "id")!;
-const unknownUser = () => notFound("Unknown end user");
 
 function requireIdentity(workspace: TenantWorkspace): void {
   if (!workspace.identity) throw identityDisabled();
-}
-
-/** Validates a create or change body; each error names its field. */
-function parseChange(body: Record<string, unknown>): EndUserChange {
-  for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw badRequest(`Unknown field ${JSON.stringify(key)}; end users take ${FIELDS.join(", ")}`, { field: key });
-  const change: EndUserChange = {};
-  if (body.email !== undefined) change.email = normalizeEmail(body.email);
-  if (body.password !== undefined) {
-    validateNewPassword(body.password);
-    change.password = body.password;
-  }
-  if (body.attributes !== undefined) change.attributes = parseAttributes(body.attributes);
-  if (body.active !== undefined) {
-    if (typeof body.active !== "boolean") throw badRequest("active must be true or false", { field: "active" });
-    change.active = body.active;
-  }
-  if (body.email_verified !== undefined) {
-    if (typeof body.email_verified !== "boolean") throw badRequest("email_verified must be true or false", { field: "email_verified" });
-    change.emailVerified = body.email_verified;
-  }
-  return change;
 }
 
 export const endUserRoutes = defineRoutes([
@@ -60,7 +31,7 @@ export const endUserRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const page = parsePage(getQuery(event));
-      const { rows, total } = await repo(service, createEndUserRepo).list(workspace.id, page);
+      const { rows, total } = await listEndUsers(service, workspace.id, page);
       return pageOf(rows, total, page);
     },
   },
@@ -73,17 +44,7 @@ export const endUserRoutes = defineRoutes([
     response: { status: 201, description: "The end user" },
     async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);
-      const change = parseChange(await readJsonObject(event, service.options.bodyLimit));
-      if (change.email === undefined) throw badRequest("email is required", { field: "email" });
-      if (change.password === undefined) throw badRequest("password is required", { field: "password" });
-      await assertMayAdmitAccount(service, workspace.id, principal!, change, true);
-      const user = await repo(service, createEndUserRepo).create(workspace.id, {
-        email: change.email,
-        password: change.password,
-        attributes: change.attributes ?? {},
-        active: change.active ?? true,
-        emailVerified: change.emailVerified ?? false,
-      });
+      const user = await createEndUser(service, workspace.id, await readJsonObject(event, service.options.bodyLimit), principal!);
       event.res.status = 201;
       return user;
     },
@@ -96,9 +57,7 @@ export const endUserRoutes = defineRoutes([
     response: { description: "The end user" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
-      const user = await repo(service, createEndUserRepo).get(workspace.id, id(event));
-      if (!user) throw unknownUser();
-      return user;
+      return getEndUser(service, workspace.id, id(event));
     },
   },
   {
@@ -110,11 +69,7 @@ export const endUserRoutes = defineRoutes([
     response: { description: "The end user" },
     async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);
-      const change = parseChange(await readJsonObject(event, service.options.bodyLimit));
-      await assertMayAdmitAccount(service, workspace.id, principal!, change, false);
-      const user = await repo(service, createEndUserRepo).update(workspace.id, id(event), change);
-      if (!user) throw unknownUser();
-      return user;
+      return updateEndUser(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit), principal!);
     },
   },
   {
@@ -125,7 +80,7 @@ export const endUserRoutes = defineRoutes([
     response: { status: 204 },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
-      if (!(await repo(service, createEndUserRepo).remove(workspace.id, id(event)))) throw unknownUser();
+      await deleteEndUser(service, workspace.id, id(event));
       return new Response(null, { status: 204 });
     },
   },

@@ -6,9 +6,8 @@
 import { z } from "zod";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../core/entry-query.js";
 import { listOf } from "../../core/lists.js";
-import { getCollection, listCollections } from "../../services/collections.js";
+import { collectionView, getCollection, listCollections } from "../../services/collections.js";
 import { getEntry, listEntries } from "../../services/entries.js";
-import { collectionView } from "../../storage/collections.js";
 import { defineTool } from "../tool.js";
 
 /** The `collection` argument every item tool takes. */

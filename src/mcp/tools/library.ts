@@ -5,12 +5,9 @@
  */
 import { z } from "zod";
 import { listOf, pageOf } from "../../core/lists.js";
-import { repo } from "../../storage/context.js";
-import { listForms } from "../../services/forms.js";
-import { listSubmissions } from "../../services/submissions.js";
-import { formView } from "../../storage/forms.js";
-import { createMediaRepo } from "../../storage/media.js";
-import { submissionView } from "../../storage/submissions.js";
+import { formView, listForms } from "../../services/forms.js";
+import { listMedia } from "../../services/media.js";
+import { listSubmissions, submissionView } from "../../services/submissions.js";
 import { defineTool } from "../tool.js";
 
 const MAX_PAGE = 100;
@@ -30,7 +27,7 @@ export const libraryTools = [
       "workspace host; the id is what a media field of an item stores.",
     input: z.strictObject({ limit: limitArg, offset: offsetArg }),
     annotations: { title: "List media", readOnlyHint: true, openWorldHint: false },
-    run: async ({ limit, offset }, ctx) => repo(ctx.service, createMediaRepo).list(ctx.workspaceId, { limit: limit ?? DEFAULT_PAGE, offset: offset ?? 0 }),
+    run: async ({ limit, offset }, ctx) => listMedia(ctx.service, ctx.workspaceId, { limit: limit ?? DEFAULT_PAGE, offset: offset ?? 0 }),
   }),
   defineTool({
     name: "list_forms",

@@ -1,30 +1,27 @@
 /**
- * Dashboard users (spec 2.3, 5.5): email + scrypt password, role owner or member, and a member's
+ * Members and owners, the dashboard users (spec 2.3, 5.5): email + scrypt password, role owner or member, and a member's
  * grants over the eight resources. A workspace always keeps at least one owner. Grant and role
  * changes reach the person at their next token refresh (spec 3), see dashboard-tokens.ts;
- * removing a user ends their sessions at once.
+ * removing a user ends their sessions at once. Input arrives validated (services/members.ts).
  *
  * @example
- * const users = repo(ctx, createDashboardUserRepo);
+ * const users = repo(ctx, createMemberRepo);
  * await users.create(ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
  */
 import { randomUUID } from "node:crypto";
-import { badRequest, conflict, notFound } from "../core/errors.js";
-import { normalizeEmail, tryNormalizeEmail } from "../core/email.js";
-import { parseGrants, type Grant } from "../core/grants.js";
-import { hashPassword, looksLikeToken, validateNewPassword, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
+import { conflict, notFound } from "../core/errors.js";
+import { tryNormalizeEmail } from "../core/email.js";
+import type { Grant } from "../core/grants.js";
+import { hashPassword, looksLikeToken, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
+import type { Role } from "../core/roles.js";
 import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
 import { upgradePasswordHash } from "./password-upgrade.js";
 import type { Sql } from "./sql.js";
 
-/** The two dashboard roles (spec 5.5). */
-export type Role = "owner" | "member";
-export const ROLES: readonly Role[] = ["owner", "member"];
-
 /** A dashboard user as shown to owners and the CLI: never the password hash. */
-export interface DashboardUser {
+export interface Member {
   id: string;
   email: string;
   role: Role;
@@ -43,7 +40,7 @@ interface Row {
 }
 
 const COLUMNS = "id, email, role, grants, created_at, updated_at";
-const toUser = (r: Row): DashboardUser => ({
+const toUser = (r: Row): Member => ({
   id: r.id,
   email: r.email,
   role: r.role === "owner" ? "owner" : "member",
@@ -52,14 +49,8 @@ const toUser = (r: Row): DashboardUser => ({
   updated_at: r.updated_at,
 });
 
-/** Validates a role; throws 400 naming the field. */
-export function parseRole(value: unknown): Role {
-  if (value === "owner" || value === "member") return value;
-  throw badRequest(`role must be owner or member, got ${JSON.stringify(value)}`, { field: "role" });
-}
-
-/** Repository factory; use through `repo(ctx, createDashboardUserRepo)`. */
-export function createDashboardUserRepo(ctx: StorageContext) {
+/** Repository factory; use through `repo(ctx, createMemberRepo)`. */
+export function createMemberRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const nowIso = () => new Date(ctx.now()).toISOString();
   const byId = (db: Sql, workspaceId: string, id: string) =>
@@ -83,11 +74,8 @@ export function createDashboardUserRepo(ctx: StorageContext) {
 
   return {
     /** Creates a user; 409 when the email is taken in this workspace. */
-    async create(workspaceId: string, input: { email: unknown; password: unknown; role: unknown; grants?: unknown }): Promise<DashboardUser> {
-      const email = normalizeEmail(input.email);
-      const role = parseRole(input.role);
-      const grants = parseGrants(input.grants);
-      validateNewPassword(input.password);
+    async create(workspaceId: string, input: { email: string; password: string; role: Role; grants: Grant[] }): Promise<Member> {
+      const { email, role, grants } = input;
       const at = nowIso();
       const row: Row = { id: randomUUID(), email, role, grants: JSON.stringify(grants), created_at: at, updated_at: at };
       const hash = await hashPassword(input.password, ctx.options.passwordParams);
@@ -103,12 +91,12 @@ export function createDashboardUserRepo(ctx: StorageContext) {
       return toUser(row);
     },
 
-    async list(workspaceId: string): Promise<DashboardUser[]> {
+    async list(workspaceId: string): Promise<Member[]> {
       const rows = await sql.all<Row>(`SELECT ${COLUMNS} FROM dashboard_users WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId]);
       return rows.map(toUser);
     },
 
-    async get(workspaceId: string, id: string): Promise<DashboardUser | undefined> {
+    async get(workspaceId: string, id: string): Promise<Member | undefined> {
       const row = await byId(sql, workspaceId, id);
       return row && toUser(row);
     },
@@ -117,10 +105,8 @@ export function createDashboardUserRepo(ctx: StorageContext) {
      * Changes role and/or grants. Demoting the last owner is refused (409). Existing access tokens
      * keep what they carry until the next refresh (spec 3).
      */
-    async update(workspaceId: string, id: string, patch: { role?: unknown; grants?: unknown }): Promise<DashboardUser> {
-      const role = patch.role === undefined ? undefined : parseRole(patch.role);
-      const grants = patch.grants === undefined ? undefined : parseGrants(patch.grants);
-      if (role === undefined && grants === undefined) throw badRequest("Send role and/or grants to change");
+    async update(workspaceId: string, id: string, patch: { role?: Role; grants?: Grant[] }): Promise<Member> {
+      const { role, grants } = patch;
       return withOwnersLocked(workspaceId, async (tx) => {
         const row = await byId(tx, workspaceId, id);
         if (!row) throw notFound(`No dashboard user ${id} in this workspace`);
@@ -151,7 +137,7 @@ export function createDashboardUserRepo(ctx: StorageContext) {
      * The user an email and password name, or undefined — at the same cost whether the email is
      * unknown, the password wrong, or the "password" is an API key (spec 5.1: a key cannot sign in).
      */
-    async verifyLogin(workspaceId: string, email: unknown, password: unknown): Promise<DashboardUser | undefined> {
+    async verifyLogin(workspaceId: string, email: unknown, password: unknown): Promise<Member | undefined> {
       const pw = typeof password === "string" ? password : "";
       const normalized = tryNormalizeEmail(email);
       const row = normalized

@@ -1,0 +1,44 @@
+/**
+ * Resolving a presented bearer credential (already hashed: only hashes are stored, spec 2.1) into
+ * what it names, for the one authentication path (http/middleware/auth.ts), and recording a key's
+ * use without a write per request.
+ */
+import { KEY_LAST_USED_INTERVAL_MS } from "../core/lifetimes.js";
+import { repo } from "../storage/context.js";
+import { createCredentialRepo, type AccountCredential, type DashboardCredential, type KeyCredential } from "../storage/credentials.js";
+import type { ServiceContext } from "./context.js";
+
+export type { AccountCredential, DashboardCredential, KeyCredential };
+
+const credentials = (ctx: ServiceContext) => repo(ctx, createCredentialRepo);
+
+/** The active (unrevoked) API key with this hash, of any workspace. */
+export function findApiKey(ctx: ServiceContext, hash: string): Promise<KeyCredential | undefined> {
+  return credentials(ctx).apiKey(hash);
+}
+
+/** The dashboard token (access or refresh) with this hash, expired or not: the caller checks. */
+export function findDashboardToken(ctx: ServiceContext, hash: string): Promise<DashboardCredential | undefined> {
+  return credentials(ctx).dashboardToken(hash);
+}
+
+/** The account session with this hash and its end user, expired or inactive or not: the caller checks. */
+export function findAccountSession(ctx: ServiceContext, hash: string): Promise<AccountCredential | undefined> {
+  return credentials(ctx).accountSession(hash);
+}
+
+/**
+ * Records last_used_at without a write per request (spec 2.1, 8). Three layers: the row just read
+ * says it is recent (no I/O at all); else one instance wins a cluster-wide claim for the interval
+ * (ctx.shared, Redis when configured); and the UPDATE itself only moves a value older than the
+ * interval, so even instances that share no state write at most once per interval. Fire-and-forget.
+ */
+export function recordKeyUse(ctx: ServiceContext, key: Pick<KeyCredential, "id" | "lastUsedAt">, now: number): void {
+  if (key.lastUsedAt !== null && now - Date.parse(key.lastUsedAt) < KEY_LAST_USED_INTERVAL_MS) return;
+  void ctx.shared
+    .claim(`key-used:${key.id}`, KEY_LAST_USED_INTERVAL_MS)
+    .then((won) =>
+      won ? credentials(ctx).touchKey(key.id, new Date(now).toISOString(), new Date(now - KEY_LAST_USED_INTERVAL_MS).toISOString()) : undefined,
+    )
+    .catch((error: unknown) => ctx.logger.warn("could not record last_used_at:", (error as Error).message));
+}

@@ -1,0 +1,40 @@
+/**
+ * Dashboard sign-in (spec 2.3, 3, 5.1; DESIGN §4.2): a member's or owner's email and password
+ * give a one-hour access token carrying role and grants and a refresh token that re-reads them
+ * (core/lifetimes.ts). Refresh is the only way a role or grant change reaches a signed-in person.
+ *
+ * @example
+ * const member = await verifyMemberLogin(ctx, ws.id, email, password);
+ * if (member) return issueDashboardTokens(ctx, ws.id, member);
+ */
+import { repo } from "../storage/context.js";
+import { createDashboardTokenRepo, type TokenPair } from "../storage/dashboard-tokens.js";
+import { createMemberRepo, type Member } from "../storage/members.js";
+import type { ServiceContext } from "./context.js";
+
+export type { TokenPair };
+
+const tokens = (ctx: ServiceContext) => repo(ctx, createDashboardTokenRepo);
+
+/**
+ * The member an email and password name, or undefined, at the same cost whether the email is
+ * unknown, the password wrong or the "password" a token (spec 5.1: a key cannot sign in).
+ */
+export function verifyMemberLogin(ctx: ServiceContext, workspaceId: string, email: unknown, password: unknown): Promise<Member | undefined> {
+  return repo(ctx, createMemberRepo).verifyLogin(workspaceId, email, password);
+}
+
+/** A fresh token pair for a member who just proved their password. */
+export function issueDashboardTokens(ctx: ServiceContext, workspaceId: string, member: Pick<Member, "id" | "role" | "grants">): Promise<TokenPair> {
+  return tokens(ctx).issue(workspaceId, member);
+}
+
+/** Exchanges a refresh token (single use) for a pair carrying the current role and grants; 401 otherwise. */
+export function refreshDashboardTokens(ctx: ServiceContext, workspaceId: string, refreshToken: unknown): Promise<TokenPair> {
+  return tokens(ctx).refresh(workspaceId, refreshToken);
+}
+
+/** Signs out: ends the access token and, when given and the member's own, the refresh token. */
+export function endDashboardSession(ctx: ServiceContext, workspaceId: string, memberId: string, accessToken: string, refreshToken?: unknown): Promise<void> {
+  return tokens(ctx).logout(workspaceId, memberId, accessToken, refreshToken);
+}

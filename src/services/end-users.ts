@@ -1,0 +1,100 @@
+/**
+ * The workspace's end users as the dashboard manages them (users:*, spec 2.2), shared by HTTP and
+ * the CLI: list, get, create, change (deactivating or a new password ends their sessions at once)
+ * and delete. Bodies are validated here, each error naming its field. While a collection is gated,
+ * a change that can admit someone through it also needs entries:read (services/gates.ts).
+ * Members and owners are services/members.ts; self sign-up and sign-in are services/accounts.ts.
+ *
+ * @example
+ * const user = await createEndUser(ctx, ws.id, { email: "ada@example.com", password: "…" }, OPERATOR);
+ */
+import { parseAttributes } from "../core/attributes.js";
+import { normalizeEmail } from "../core/email.js";
+import { badRequest, notFound } from "../core/errors.js";
+import { validateNewPassword } from "../core/passwords.js";
+import { repo } from "../storage/context.js";
+import { createEndUserRepo, endUserEmailTaken, type EndUser, type EndUserChange } from "../storage/end-users.js";
+import type { ServiceContext } from "./context.js";
+import { assertMayAdmitAccount, type Actor } from "./gates.js";
+
+export type { EndUser, EndUserChange };
+
+/** The fields an end-user body may carry. */
+export const END_USER_FIELDS = ["email", "password", "attributes", "active", "email_verified"];
+
+const endUsers = (ctx: ServiceContext) => repo(ctx, createEndUserRepo);
+const unknownUser = () => notFound("Unknown end user");
+
+/** Validates a create or change body; each error names its field. */
+export function parseEndUserChange(body: Record<string, unknown>): EndUserChange {
+  for (const key of Object.keys(body)) {
+    if (!END_USER_FIELDS.includes(key)) throw badRequest(`Unknown field ${JSON.stringify(key)}; end users take ${END_USER_FIELDS.join(", ")}`, { field: key });
+  }
+  const change: EndUserChange = {};
+  if (body.email !== undefined) change.email = normalizeEmail(body.email);
+  if (body.password !== undefined) {
+    validateNewPassword(body.password);
+    change.password = body.password;
+  }
+  if (body.attributes !== undefined) change.attributes = parseAttributes(body.attributes);
+  if (body.active !== undefined) {
+    if (typeof body.active !== "boolean") throw badRequest("active must be true or false", { field: "active" });
+    change.active = body.active;
+  }
+  if (body.email_verified !== undefined) {
+    if (typeof body.email_verified !== "boolean") throw badRequest("email_verified must be true or false", { field: "email_verified" });
+    change.emailVerified = body.email_verified;
+  }
+  return change;
+}
+
+/** One page of end users, oldest first, with the total. */
+export function listEndUsers(ctx: ServiceContext, workspaceId: string, page: { limit: number; offset: number }): Promise<{ rows: EndUser[]; total: number }> {
+  return endUsers(ctx).list(workspaceId, page);
+}
+
+/** One end user, or 404 `Unknown end user`. */
+export async function getEndUser(ctx: ServiceContext, workspaceId: string, id: string): Promise<EndUser> {
+  const user = await endUsers(ctx).get(workspaceId, id);
+  if (!user) throw unknownUser();
+  return user;
+}
+
+/**
+ * Creates an end user from `{email, password, attributes?, active?, email_verified?}` (active and
+ * unverified unless said otherwise); 400 naming the field, 403 when a gate needs entries:read of
+ * `actor`, 409 when the email is taken.
+ */
+export async function createEndUser(ctx: ServiceContext, workspaceId: string, body: Record<string, unknown>, actor: Actor): Promise<EndUser> {
+  const change = parseEndUserChange(body);
+  if (change.email === undefined) throw badRequest("email is required", { field: "email" });
+  if (change.password === undefined) throw badRequest("password is required", { field: "password" });
+  await assertMayAdmitAccount(ctx, workspaceId, actor, change, true);
+  const user = await endUsers(ctx).create(workspaceId, {
+    email: change.email,
+    password: change.password,
+    attributes: change.attributes ?? {},
+    active: change.active ?? true,
+    emailVerified: change.emailVerified ?? false,
+  });
+  if (!user) throw endUserEmailTaken();
+  return user;
+}
+
+/**
+ * Changes an end user (`{email?, password?, attributes?, active?, email_verified?}`); a new email
+ * is unverified unless email_verified: true; deactivation or a new password ends their sessions.
+ * 404 for an unknown id, 409 when the new email is taken.
+ */
+export async function updateEndUser(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>, actor: Actor): Promise<EndUser> {
+  const change = parseEndUserChange(body);
+  await assertMayAdmitAccount(ctx, workspaceId, actor, change, false);
+  const user = await endUsers(ctx).update(workspaceId, id, change);
+  if (!user) throw unknownUser();
+  return user;
+}
+
+/** Deletes an end user with their sessions and verification tokens; 404 for an unknown id. */
+export async function deleteEndUser(ctx: ServiceContext, workspaceId: string, id: string): Promise<void> {
+  if (!(await endUsers(ctx).remove(workspaceId, id))) throw unknownUser();
+}

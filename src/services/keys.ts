@@ -1,0 +1,50 @@
+/**
+ * API key use cases (spec 2.1, 3, 5.4.6, 5.5), shared by HTTP, the CLI and bootstrap: create
+ * (the value is returned this once), list and get (never values or hashes), revoke (immediate and
+ * permanent), and the import of keys issued before the grant model.
+ *
+ * @example
+ * const { value } = await createKey(ctx, ws.id, { name: "build", grants: ["entries:read"] });
+ */
+import { notFound } from "../core/errors.js";
+import { parseGrants } from "../core/grants.js";
+import { parseKeyName } from "../core/keys.js";
+import { createApiKeyRepo, type ApiKeyRecord, type CreatedApiKey, type LegacyImport } from "../storage/api-keys.js";
+import { repo } from "../storage/context.js";
+import type { ServiceContext } from "./context.js";
+
+export type { ApiKeyRecord, CreatedApiKey, LegacyImport };
+
+const keys = (ctx: ServiceContext) => repo(ctx, createApiKeyRepo);
+
+/** Active keys of a workspace, oldest first; never their values. */
+export function listKeys(ctx: ServiceContext, workspaceId: string): Promise<ApiKeyRecord[]> {
+  return keys(ctx).list(workspaceId);
+}
+
+/** One active key, or 404. */
+export async function getKey(ctx: ServiceContext, workspaceId: string, id: string): Promise<ApiKeyRecord> {
+  const key = await keys(ctx).get(workspaceId, id);
+  if (!key) throw notFound(`No API key ${id} in this workspace`);
+  return key;
+}
+
+/** Creates a key; 400 naming the field for a bad name or grant. The value is in the result only. */
+export function createKey(ctx: ServiceContext, workspaceId: string, input: { name: unknown; grants?: unknown }): Promise<CreatedApiKey> {
+  const name = parseKeyName(input.name);
+  const grants = parseGrants(input.grants);
+  return keys(ctx).create(workspaceId, { name, grants });
+}
+
+/** Revokes a key at once and for good; revoking a revoked key again is a no-op, an unknown id 404. */
+export function revokeKey(ctx: ServiceContext, workspaceId: string, id: string): Promise<{ id: string; revoked: true }> {
+  return keys(ctx).revoke(workspaceId, id);
+}
+
+/**
+ * Imports keys from before the grant model by their SHA-256 hashes (spec 5.4.6, 9.3); each gets
+ * the legacy grants, a hash already stored is skipped. 400 for a value that is not a hex digest.
+ */
+export function importLegacyKeys(ctx: ServiceContext, workspaceId: string, hashes: readonly string[], namePrefix?: string): Promise<LegacyImport> {
+  return keys(ctx).importLegacy(workspaceId, hashes, namePrefix);
+}

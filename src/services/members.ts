@@ -1,0 +1,67 @@
+/**
+ * Members and owners, the dashboard users (spec 2.3, 5.5), shared by HTTP, the CLI and bootstrap:
+ * role owner or member and a member's grants; a workspace always keeps an owner (the last one can
+ * be neither demoted nor removed, 409). Changes reach the person at their next token refresh
+ * (spec 3); removal ends their sessions at once. End users are services/end-users.ts.
+ *
+ * @example
+ * await createMember(ctx, ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
+ */
+import { badRequest, notFound } from "../core/errors.js";
+import { normalizeEmail } from "../core/email.js";
+import { parseGrants } from "../core/grants.js";
+import { validateNewPassword } from "../core/passwords.js";
+import { parseRole } from "../core/roles.js";
+import { repo } from "../storage/context.js";
+import { createMemberRepo, type Member } from "../storage/members.js";
+import type { ServiceContext } from "./context.js";
+
+export type { Member };
+
+const members = (ctx: ServiceContext) => repo(ctx, createMemberRepo);
+
+/** Members and owners of a workspace, oldest first; never password hashes. */
+export function listMembers(ctx: ServiceContext, workspaceId: string): Promise<Member[]> {
+  return members(ctx).list(workspaceId);
+}
+
+/** One member or owner, or undefined. */
+export function findMember(ctx: ServiceContext, workspaceId: string, id: string): Promise<Member | undefined> {
+  return members(ctx).get(workspaceId, id);
+}
+
+/** One member or owner, or 404. */
+export async function getMember(ctx: ServiceContext, workspaceId: string, id: string): Promise<Member> {
+  const member = await findMember(ctx, workspaceId, id);
+  if (!member) throw notFound("No such dashboard user");
+  return member;
+}
+
+/**
+ * Creates a member or owner; 400 naming the field for a bad email, password, role or grant, 409
+ * when the email is taken in this workspace. `role` defaults to member.
+ */
+export function createMember(
+  ctx: ServiceContext,
+  workspaceId: string,
+  input: { email: unknown; password: unknown; role?: unknown; grants?: unknown },
+): Promise<Member> {
+  const email = normalizeEmail(input.email);
+  const role = parseRole(input.role ?? "member");
+  const grants = parseGrants(input.grants);
+  validateNewPassword(input.password);
+  return members(ctx).create(workspaceId, { email, password: input.password, role, grants });
+}
+
+/** Changes role and/or grants (400 when neither is sent); 409 when it would demote the last owner. */
+export function updateMember(ctx: ServiceContext, workspaceId: string, id: string, patch: { role?: unknown; grants?: unknown }): Promise<Member> {
+  const role = patch.role === undefined ? undefined : parseRole(patch.role);
+  const grants = patch.grants === undefined ? undefined : parseGrants(patch.grants);
+  if (role === undefined && grants === undefined) throw badRequest("Send role and/or grants to change");
+  return members(ctx).update(workspaceId, id, { role, grants });
+}
+
+/** Removes a member or owner and every token of theirs; 409 for the last owner, 404 for an unknown id. */
+export function removeMember(ctx: ServiceContext, workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
+  return members(ctx).remove(workspaceId, id);
+}

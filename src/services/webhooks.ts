@@ -1,0 +1,138 @@
+/**
+ * Webhook configuration use cases (spec 2.6, 4.3, 6.5, 7), shared by HTTP and the CLI: every body
+ * is validated here (the pure rules are core/webhook-policy.ts) before storage sees it. Secrets and
+ * header values are never returned, except the secret in the settings view (DESIGN §4.2).
+ *
+ * @example
+ * const hook = await createWebhook(ctx, ws.id, { url: "https://example.com/hook", events: ["content.published"] });
+ */
+import { badRequest } from "../core/errors.js";
+import { isEventName, type EventName } from "../core/events.js";
+import { assertKnownFields } from "../core/fields.js";
+import {
+  applyHeaderUpdate,
+  validateDebounce,
+  validateEvents,
+  validateFormat,
+  validateHeadersForCreate,
+  validateWebhookUrl,
+} from "../core/webhook-policy.js";
+import { repo } from "../storage/context.js";
+import { createWebhookRepo, type WebhookRecord, type WebhookSettings } from "../storage/webhooks.js";
+import type { ServiceContext } from "./context.js";
+import { sampleEvent } from "./sample-events.js";
+
+export type { WebhookRecord, WebhookSettings };
+
+/** What a test delivery reports (spec 4.3): the receiver's status, timing and the signature sent. */
+export interface WebhookTestResult {
+  status: number | null;
+  ok: boolean;
+  duration_ms: number;
+  signature: string;
+  error?: string;
+}
+
+/** Fields of a webhook body; the settings are changed only through updateWebhookSettings. */
+const WRITABLE = new Set(["url", "events", "format", "headers", "active"]);
+const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope"]);
+
+const webhooks = (ctx: ServiceContext) => repo(ctx, createWebhookRepo);
+const urlOptions = (ctx: ServiceContext) => ({ allowPrivate: ctx.options.allowPrivateWebhookTargets });
+
+/** 400 for a field a webhook body does not take, pointing settings and the secret to their own place. */
+function assertWebhookFields(body: Record<string, unknown>, where: string): void {
+  const misplaced = Object.keys(body).find((key) => !WRITABLE.has(key) && (SETTINGS.has(key) || key === "secret"));
+  if (misplaced) throw badRequest(`${misplaced} is set through the webhook settings (PUT /api/dashboard/webhooks/{id}/settings), not ${where}`);
+  assertKnownFields(body, [...WRITABLE], where);
+}
+
+function optionalBoolean(value: unknown, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "boolean") throw badRequest(`${name} must be true or false`);
+  return value;
+}
+
+/** Every webhook of a workspace, oldest first. */
+export function listWebhooks(ctx: ServiceContext, workspaceId: string): Promise<WebhookRecord[]> {
+  return webhooks(ctx).list(workspaceId);
+}
+
+/** One webhook, or 404. */
+export function getWebhook(ctx: ServiceContext, workspaceId: string, id: string): Promise<WebhookRecord> {
+  return webhooks(ctx).get(workspaceId, id);
+}
+
+/**
+ * Creates a webhook from `{url, events, format?, headers?, active?}`; the secret is generated and
+ * not returned here. 400 naming what is wrong (a private target unless the service allows them,
+ * more than 50 webhooks); `where` names the operation in the message about an unknown field.
+ */
+export function createWebhook(ctx: ServiceContext, workspaceId: string, body: Record<string, unknown>, where = "POST /api/dashboard/webhooks"): Promise<WebhookRecord> {
+  assertWebhookFields(body, where);
+  if (body.url === undefined) throw badRequest("url is required (an https:// URL)");
+  return webhooks(ctx).create(workspaceId, {
+    url: validateWebhookUrl(body.url, urlOptions(ctx)),
+    events: validateEvents(body.events),
+    format: validateFormat(body.format),
+    headers: validateHeadersForCreate(body.headers),
+    active: optionalBoolean(body.active, "active") ?? true,
+  });
+}
+
+/**
+ * Changes a webhook: any of `{url, events, format, headers, active}`; headers follow the custom
+ * header semantics of spec 4.3 against the stored ones. 404 before any validation for an unknown id.
+ */
+export async function updateWebhook(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>, where = "PUT /api/dashboard/webhooks/{id}"): Promise<WebhookRecord> {
+  assertWebhookFields(body, where);
+  const repoW = webhooks(ctx);
+  await repoW.get(workspaceId, id); // 404 before validating against stored headers
+  const headers = "headers" in body ? applyHeaderUpdate(await repoW.headers(workspaceId, id), body.headers) : undefined;
+  return repoW.update(workspaceId, id, {
+    url: body.url === undefined ? undefined : validateWebhookUrl(body.url, urlOptions(ctx)),
+    events: body.events === undefined ? undefined : validateEvents(body.events),
+    format: body.format === undefined ? undefined : validateFormat(body.format),
+    active: optionalBoolean(body.active, "active"),
+    headers,
+  });
+}
+
+/** Deletes a webhook; 404 for an unknown id. */
+export function deleteWebhook(ctx: ServiceContext, workspaceId: string, id: string): Promise<void> {
+  return webhooks(ctx).remove(workspaceId, id);
+}
+
+/** The settings view: active, debounce and the secret (the one place it appears). */
+export function getWebhookSettings(ctx: ServiceContext, workspaceId: string, id: string): Promise<WebhookSettings> {
+  return webhooks(ctx).settings(workspaceId, id);
+}
+
+/**
+ * Changes `{active?, debounce_ms?, debounce_scope?}`; debounce_ms up to one hour. The secret cannot
+ * change (spec 6.6: a new webhook rotates it); any other field is 400.
+ */
+export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>): Promise<WebhookSettings> {
+  for (const key of Object.keys(body)) {
+    if (!SETTINGS.has(key)) {
+      throw badRequest(key === "secret" ? "The secret cannot be changed: create a new webhook to rotate it (spec 6.6)" : `Unknown setting ${JSON.stringify(key)}; settings are active, debounce_ms, debounce_scope`);
+    }
+  }
+  const current = await webhooks(ctx).settings(workspaceId, id);
+  const debounce = validateDebounce(body.debounce_ms ?? current.debounce_ms, body.debounce_scope ?? current.debounce_scope);
+  return webhooks(ctx).updateSettings(workspaceId, id, { active: optionalBoolean(body.active, "active"), ...debounce });
+}
+
+/** Sends one signed sample delivery of `event` (default content.updated) through the real delivery path. */
+export async function testWebhook(ctx: ServiceContext, workspaceId: string, id: string, event: unknown = "content.updated"): Promise<WebhookTestResult> {
+  if (!isEventName(event)) throw badRequest(`event must be one of the six event names, got ${JSON.stringify(event)}`);
+  const target = await webhooks(ctx).target(workspaceId, id);
+  const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, event as EventName, ctx.now()));
+  return {
+    status: result.status,
+    ok: result.ok,
+    duration_ms: result.durationMs,
+    signature: result.signature,
+    ...(result.error ? { error: result.error } : {}),
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The fixed lifetimes of spec 3, 5.6 and 8, pinned in the one module that holds them. The HTTP
+ * tests (test/access/accounts.test.ts, dashboard.test.ts, last-used.test.ts) prove storage and
+ * the authenticator apply them.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  ACCESS_TOKEN_TTL_MS,
+  ACCOUNT_SESSION_TTL_MS,
+  EMAIL_VERIFICATION_TTL_MS,
+  KEY_LAST_USED_INTERVAL_MS,
+  REFRESH_TOKEN_TTL_MS,
+} from "../../src/core/lifetimes.js";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+describe("lifetimes", () => {
+  it.each([
+    ["an account session lives 30 days (spec 3, 5.6, 8)", ACCOUNT_SESSION_TTL_MS, 30 * DAY],
+    ["a dashboard access token lives one hour, the grant propagation bound (spec 3, 8)", ACCESS_TOKEN_TTL_MS, HOUR],
+    ["a dashboard refresh token lives 30 days", REFRESH_TOKEN_TTL_MS, 30 * DAY],
+    ["an email-verification token lives 24 hours", EMAIL_VERIFICATION_TTL_MS, DAY],
+    ["a key's last_used_at moves at most once a minute (spec 2.1, 8)", KEY_LAST_USED_INTERVAL_MS, MINUTE],
+  ])("%s", (_rule, actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+
+  it("an access token never outlives the refresh token that renews it", () => {
+    expect(ACCESS_TOKEN_TTL_MS).toBeLessThan(REFRESH_TOKEN_TTL_MS);
+  });
+});
