@@ -16,6 +16,7 @@
  */
 import { z } from "zod";
 import { badRequest } from "./errors.js";
+import { issueToBadRequest } from "./body-schema.js";
 
 /** A value an account field is compared with. */
 export type Scalar = string | number | boolean | null;
@@ -135,9 +136,7 @@ function same(field: string, actual: unknown, wanted: Scalar): boolean {
 }
 
 function fromZod(error: z.ZodError, prefix: string) {
-  const issue = error.issues[0]!;
-  const path = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
-  return fail(path, issue.message);
+  return issueToBadRequest(error, { prefix });
 }
 
 function fail(path: string, message: string) {
