@@ -6,16 +6,17 @@
  * @example
  * const hook = await createWebhook(ctx, ws.id, { url: "https://example.com/hook", events: ["content.published"] });
  */
+import { fieldsOf, parseWithSchema } from "../core/body-schema.js";
 import { badRequest } from "../core/errors.js";
-import { isEventName, type EventName } from "../core/events.js";
 import { assertKnownFields } from "../core/fields.js";
 import {
   applyHeaderUpdate,
-  validateDebounce,
-  validateEvents,
-  validateFormat,
   validateHeadersForCreate,
   validateWebhookUrl,
+  webhookCreateSchema,
+  webhookSettingsSchema,
+  webhookTestSchema,
+  webhookUpdateSchema,
 } from "../core/webhook-policy.js";
 import { repo } from "../storage/context.js";
 import { createWebhookRepo, type WebhookRecord, type WebhookSettings } from "../storage/webhooks.js";
@@ -34,23 +35,17 @@ export interface WebhookTestResult {
 }
 
 /** Fields of a webhook body; the settings are changed only through updateWebhookSettings. */
-const WRITABLE = new Set(["url", "events", "format", "headers", "active"]);
-const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope"]);
+const WRITABLE = fieldsOf(webhookCreateSchema);
+const SETTINGS = fieldsOf(webhookSettingsSchema);
 
 const webhooks = (ctx: ServiceContext) => repo(ctx, createWebhookRepo);
 const urlOptions = (ctx: ServiceContext) => ({ allowPrivate: ctx.options.allowPrivateWebhookTargets });
 
 /** 400 for a field a webhook body does not take, pointing settings and the secret to their own place. */
 function assertWebhookFields(body: Record<string, unknown>, where: string): void {
-  const misplaced = Object.keys(body).find((key) => !WRITABLE.has(key) && (SETTINGS.has(key) || key === "secret"));
+  const misplaced = Object.keys(body).find((key) => !WRITABLE.includes(key) && (SETTINGS.includes(key) || key === "secret"));
   if (misplaced) throw badRequest(`${misplaced} is set through the webhook settings (PUT /api/dashboard/webhooks/{id}/settings), not ${where}`);
-  assertKnownFields(body, [...WRITABLE], where);
-}
-
-function optionalBoolean(value: unknown, name: string): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "boolean") throw badRequest(`${name} must be true or false`);
-  return value;
+  assertKnownFields(body, WRITABLE, where);
 }
 
 /** Every webhook of a workspace, oldest first. */
@@ -70,13 +65,13 @@ export function getWebhook(ctx: ServiceContext, workspaceId: string, id: string)
  */
 export function createWebhook(ctx: ServiceContext, workspaceId: string, body: Record<string, unknown>, where = "POST /api/dashboard/webhooks"): Promise<WebhookRecord> {
   assertWebhookFields(body, where);
-  if (body.url === undefined) throw badRequest("url is required (an https:// URL)");
+  const input = parseWithSchema(webhookCreateSchema, body, { named: true });
   return webhooks(ctx).create(workspaceId, {
-    url: validateWebhookUrl(body.url, urlOptions(ctx)),
-    events: validateEvents(body.events),
-    format: validateFormat(body.format),
-    headers: validateHeadersForCreate(body.headers),
-    active: optionalBoolean(body.active, "active") ?? true,
+    url: validateWebhookUrl(input.url, urlOptions(ctx)),
+    events: input.events,
+    format: input.format ?? "service",
+    headers: validateHeadersForCreate(input.headers),
+    active: input.active ?? true,
   });
 }
 
@@ -88,12 +83,14 @@ export async function updateWebhook(ctx: ServiceContext, workspaceId: string, id
   assertWebhookFields(body, where);
   const repoW = webhooks(ctx);
   await repoW.get(workspaceId, id); // 404 before validating against stored headers
-  const headers = "headers" in body ? applyHeaderUpdate(await repoW.headers(workspaceId, id), body.headers) : undefined;
+  const input = parseWithSchema(webhookUpdateSchema, body, { named: true });
+  const headers = "headers" in body ? applyHeaderUpdate(await repoW.headers(workspaceId, id), input.headers) : undefined;
   return repoW.update(workspaceId, id, {
-    url: body.url === undefined ? undefined : validateWebhookUrl(body.url, urlOptions(ctx)),
-    events: body.events === undefined ? undefined : validateEvents(body.events),
-    format: body.format === undefined ? undefined : validateFormat(body.format),
-    active: optionalBoolean(body.active, "active"),
+    url: input.url === undefined ? undefined : validateWebhookUrl(input.url, urlOptions(ctx)),
+    events: input.events,
+    // null asks for the default format; absent leaves it unchanged
+    format: input.format === undefined ? undefined : (input.format ?? "service"),
+    active: input.active,
     headers,
   });
 }
@@ -114,20 +111,24 @@ export function getWebhookSettings(ctx: ServiceContext, workspaceId: string, id:
  */
 export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>): Promise<WebhookSettings> {
   for (const key of Object.keys(body)) {
-    if (!SETTINGS.has(key)) {
+    if (!SETTINGS.includes(key)) {
       throw badRequest(key === "secret" ? "The secret cannot be changed: create a new webhook to rotate it (spec 6.6)" : `Unknown setting ${JSON.stringify(key)}; settings are active, debounce_ms, debounce_scope`);
     }
   }
   const current = await webhooks(ctx).settings(workspaceId, id);
-  const debounce = validateDebounce(body.debounce_ms ?? current.debounce_ms, body.debounce_scope ?? current.debounce_scope);
-  return webhooks(ctx).updateSettings(workspaceId, id, { active: optionalBoolean(body.active, "active"), ...debounce });
+  const input = parseWithSchema(webhookSettingsSchema, body, { named: true });
+  return webhooks(ctx).updateSettings(workspaceId, id, {
+    active: input.active,
+    debounce_ms: input.debounce_ms ?? current.debounce_ms,
+    debounce_scope: input.debounce_scope ?? current.debounce_scope,
+  });
 }
 
 /** Sends one signed sample delivery of `event` (default content.updated) through the real delivery path. */
-export async function testWebhook(ctx: ServiceContext, workspaceId: string, id: string, event: unknown = "content.updated"): Promise<WebhookTestResult> {
-  if (!isEventName(event)) throw badRequest(`event must be one of the six event names, got ${JSON.stringify(event)}`);
+export async function testWebhook(ctx: ServiceContext, workspaceId: string, id: string, event?: unknown): Promise<WebhookTestResult> {
+  const input = parseWithSchema(webhookTestSchema, { event }, { named: true });
   const target = await webhooks(ctx).target(workspaceId, id);
-  const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, event as EventName, ctx.now()));
+  const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, input.event ?? "content.updated", ctx.now()));
   return {
     status: result.status,
     ok: result.ok,
