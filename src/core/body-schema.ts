@@ -7,7 +7,7 @@
  * const body = parseWithSchema(keyBodySchema, input, { named: true });
  */
 import { z } from "zod";
-import { badRequest, type ServiceError } from "./errors.js";
+import { badRequest, isServiceError, type ServiceError } from "./errors.js";
 
 export interface IssueOptions {
   /** Path segment(s) in front of the issue's path, e.g. `attributes`. */
@@ -24,6 +24,8 @@ export interface IssueOptions {
 /** The first issue of a zod failure as a 400: `path: message` naming the field, or as `named`. */
 export function issueToBadRequest(error: z.ZodError, options: IssueOptions = {}): ServiceError {
   const issue = error.issues[0]!;
+  // A semantic check's own refusal (checkedBy) keeps its message and details.
+  if (issue.code === "custom" && issue.params?.refusal) return issue.params.refusal as ServiceError;
   const segments = [options.prefix, ...issue.path.map(String)].filter((s): s is string => Boolean(s));
   if (options.named || options.field) {
     const field = options.field ?? segments[0];
@@ -45,3 +47,23 @@ export const booleanField = (name: string) => z.boolean({ error: `${name} must b
 
 /** The fields a body schema takes, in order: the list an unknown-field message names. */
 export const fieldsOf = (schema: z.ZodObject): string[] => Object.keys(schema.shape);
+
+/**
+ * A semantic check (one that goes beyond shape: an email's form, a password's length in code
+ * points, the grant syntax) run as a zod transform: its 400 becomes the schema's issue, so the
+ * first refusal in field order wins and keeps its message and details.
+ *
+ * @example
+ * const emailSchema = z.string({ error: "email must be a valid email address" }).transform(checkedBy(normalizeEmail));
+ */
+export function checkedBy<I, O>(check: (value: I) => O): (value: I, ctx: z.RefinementCtx) => O {
+  return (value, ctx) => {
+    try {
+      return check(value);
+    } catch (error) {
+      if (!isServiceError(error) || error.status !== 400) throw error;
+      ctx.addIssue({ code: "custom", message: error.message, params: { refusal: error }, input: value });
+      return z.NEVER;
+    }
+  };
+}
