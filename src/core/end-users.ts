@@ -21,3 +21,14 @@ export const endUserBodySchema = z
     email_verified: booleanField("email_verified"),
   })
   .partial();
+
+/** Self sign-up (spec 2.2): `{email, password}`. */
+export const signupBodySchema = z.strictObject({ email: emailSchema, password: newPasswordSchema });
+
+/** The refusal of a verification token that is not a live one, whatever its shape. */
+export const INVALID_VERIFICATION_TOKEN = "Invalid or expired verification token; sign in and ask for a new one (POST /api/v1/accounts/verify/resend)";
+
+/** Email verification: `{token}`, the mailed one-time token. */
+export const verifyBodySchema = z.strictObject({
+  token: z.string({ error: INVALID_VERIFICATION_TOKEN }).meta({ description: "The mailed ev_ token (24 h, single use)" }),
+});

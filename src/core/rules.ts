@@ -58,7 +58,17 @@ const accountSchema = z
     if (has("eq") === has("in")) ctx.addIssue({ code: "custom", path: [], message: "takes exactly one of eq or in" });
   });
 const listSchema = z.array(z.unknown()).min(1, "must list at least one condition").max(50);
-const ruleSchema = z.strictObject({ name: z.string().trim().min(1, "must not be empty").max(100), condition: z.unknown().optional() });
+/**
+ * A rule body `{name, condition}`. The condition is checked by {@link parseCondition} (recursive,
+ * with depth and size limits, each error naming its path), so here it is any JSON object.
+ */
+export const ruleSchema = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(100),
+  condition: z.unknown().optional().meta({
+    type: "object",
+    description: "{signed_in: true}, {account: {field, eq | in}}, {all: [condition, …]} or {any: [condition, …]} (docs/identity.md)",
+  }),
+});
 
 /**
  * Validates a rule body `{name, condition}`; throws 400 naming the path.
