@@ -134,7 +134,7 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
 
   it("key, member, end-user, webhook and rule bodies show their fields, and what they refuse is refused", async () => {
     const doc = await read();
-    type Schema = { properties: Record<string, { type?: string; enum?: string[]; items?: { type?: string } }>; required?: string[]; additionalProperties?: boolean };
+    type Schema = { properties: Record<string, { type?: string; enum?: string[]; items?: { type?: string; enum?: string[] } }>; required?: string[]; additionalProperties?: boolean };
     const body = (path: string, method: string) =>
       (doc.paths[path]![method]!.requestBody as { content: Record<string, { schema: Schema }> }).content["application/json"]!.schema;
     const key = body("/api/dashboard/keys", "post");

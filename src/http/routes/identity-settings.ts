@@ -20,7 +20,7 @@ export const identitySettingsRoutes = defineRoutes([
     path: "/api/dashboard/identity",
     access: access.owner,
     summary: "Identity settings → {enabled, self_signup}",
-    response: { schema: identitySettingsSchema.required() },
+    response: { schema: identitySettingsSchema.required(), description: "The settings" },
     handler: (_event, { workspace }) => ({ enabled: workspace.identity, self_signup: workspace.selfSignup }),
   },
   {
@@ -29,7 +29,7 @@ export const identitySettingsRoutes = defineRoutes([
     access: access.owner,
     summary: "Switch Identity (end-user accounts) and self sign-up on or off: {enabled?, self_signup?}",
     body: { schema: identitySettingsSchema },
-    response: { schema: identitySettingsSchema.required() },
+    response: { schema: identitySettingsSchema.required(), description: "The settings" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const extra = Object.keys(body).find((k) => !FIELDS.includes(k));

@@ -51,7 +51,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id",
     access: access.owner,
     summary: "Get a webhook",
-    response: { schema: webhookRecordSchema },
+    response: { schema: webhookRecordSchema, description: "The webhook" },
     handler: (event, ctx) => getWebhook(ctx.service, ctx.workspace.id, id(event)),
   },
   {
@@ -60,7 +60,7 @@ export const webhookRoutes = defineRoutes([
     access: access.owner,
     summary: "Update a webhook (custom-header semantics of spec 4.3)",
     body: { schema: webhookUpdateSchema },
-    response: { schema: webhookRecordSchema },
+    response: { schema: webhookRecordSchema, description: "The webhook" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       return updateWebhook(ctx.service, ctx.workspace.id, id(event), body, "PUT /api/dashboard/webhooks/{id}");
@@ -83,7 +83,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
     summary: "Webhook settings: active, debounce, and the secret",
-    response: { schema: webhookSettingsViewSchema },
+    response: { schema: webhookSettingsViewSchema, description: "The settings, the one place the secret appears" },
     handler: (event, ctx) => getWebhookSettings(ctx.service, ctx.workspace.id, id(event)),
   },
   {
