@@ -5,7 +5,7 @@
  * taskset exists. Prints one table (figure, reference from the same run, ratio, target, met?) and
  * writes bench/results/latest.json.
  *
- *   node bench/run.mjs [--quick] [--only reads,auth,scale,writes,dispatcher,signature,startup,cluster,dashboard]
+ *   node bench/run.mjs [--quick] [--only reads,auth,scale,writes,dispatcher,signature,startup,cluster,dashboard,durable]
  *                      [--runs N] [--duration S] [--profile main|scale|pg|writes|dispatcher|reference]
  *                      [--no-build]
  */
@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { LOAD_CORE, canPin, pinned } from "./lib/procs.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const SCENARIOS = ["reads", "auth", "scale", "writes", "dispatcher", "signature", "startup", "cluster", "dashboard"];
+const SCENARIOS = ["reads", "auth", "scale", "writes", "dispatcher", "signature", "startup", "cluster", "dashboard", "durable"];
 
 const { values: args } = parseArgs({
   options: {
@@ -54,6 +54,7 @@ const { runSignature } = await import("./scenarios/signature.mjs");
 const { runStartup } = await import("./scenarios/startup.mjs");
 const { runCluster } = await import("./scenarios/cluster.mjs");
 const { runDashboard } = await import("./scenarios/dashboard.mjs");
+const { runDurable } = await import("./scenarios/durable.mjs");
 
 const resultsDir = join(ROOT, "bench/results");
 const profileDir = join(resultsDir, "profiles");
@@ -105,6 +106,7 @@ try {
   if (only.has("startup")) await scenario("startup", () => runStartup(ctx));
   if (only.has("cluster")) await scenario("cluster", () => runCluster(ctx));
   if (only.has("dashboard")) await scenario("dashboard", () => runDashboard(ctx));
+  if (only.has("durable")) await scenario("durable", () => runDurable(ctx));
 } finally {
   rmSync(ctx.tmp, { recursive: true, force: true });
 }

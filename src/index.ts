@@ -9,6 +9,7 @@
  */
 export { createService, type Service, type ServiceOptions } from "./service.js";
 export type { ServiceContext } from "./services/context.js";
+export type { RequestLogLine, RequestLogger } from "./http/request-log.js";
 export type { MailMessage, MailSender } from "./services/mail.js";
 export { ServiceError, isServiceError } from "./core/errors.js";
 export { EVENT_NAMES, type EventName, type ServiceEvent } from "./core/events.js";

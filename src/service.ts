@@ -18,10 +18,11 @@ import { createMemorySharedState, type SharedState } from "./storage/shared-stat
 import { createEventBus } from "./services/bus.js";
 import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
+import type { RequestLogger } from "./http/request-log.js";
 import { handleMcpRequest } from "./mcp/server.js";
 import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./services/context.js";
-import { createWebhookDispatcher, startFeatures, type WebhookTuning } from "./features.js";
+import { createWebhookDispatcher, deliveryMode, startFeatures, type WebhookTuning } from "./features.js";
 import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
 import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
 
@@ -75,6 +76,12 @@ export interface ServiceOptions {
   insecureFastPasswordHashing?: boolean;
   /** Serve the web dashboard at `/_/` on each workspace's dashboard host (docs/dashboard.md). Default true. */
   dashboard?: boolean;
+  /**
+   * Called once per answered request, failures included, with `{method, host, path, status, ms,
+   * principal}`: the path keeps query parameter names only, `principal` is `key:<id>`,
+   * `user:<id>`, `account:<id>` or `-`; never a credential or a body. Default: no request log.
+   */
+  requestLog?: RequestLogger;
 }
 
 const optionsSchema = z
@@ -99,6 +106,7 @@ const optionsSchema = z
     signInLimits: z.record(z.string(), z.unknown()).optional(),
     insecureFastPasswordHashing: z.boolean().optional(),
     dashboard: z.boolean().optional(),
+    requestLog: z.function().optional(),
   })
   .strict();
 
@@ -151,8 +159,12 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       : createMemorySharedState(now);
     cleanup.push(() => shared.close());
     const allowPrivate = options.allowPrivateWebhookTargets ?? false;
+    const tuning = options.webhooks as WebhookTuning | undefined;
+    const mode = await deliveryMode(sql, tuning?.durable);
+    const webhooks = createWebhookDispatcher(() => context, logger, allowPrivate, tuning, options.redis, mode === "memory" ? undefined : { sql, mode });
     const context: ServiceContext = {
-      webhooks: createWebhookDispatcher(() => context, logger, allowPrivate, options.webhooks, options.redis),
+      webhooks,
+      ...("record" in webhooks && { outbox: webhooks }),
       sql,
       blobs,
       sealer,
@@ -179,7 +191,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     };
     if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
     const stopFeatures = startFeatures(context);
-    const app = createHttpApp(context);
+    const app = createHttpApp(context, undefined, options.requestLog);
     let closed: Promise<void> | undefined;
     return {
       app,

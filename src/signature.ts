@@ -11,6 +11,10 @@ export {
   verifySignature,
   verifyRequest,
   verifyNodeRequest,
+  signStandardWebhook,
+  standardWebhookKey,
+  verifyStandardWebhook,
+  STANDARD_WEBHOOK_HEADERS,
 } from "./core/signature.js";
 export type {
   RawBody,
@@ -18,4 +22,6 @@ export type {
   VerifyResult,
   VerifyNodeRequestOptions,
   NodeRequestLike,
+  HeadersLike,
+  VerifyStandardWebhookOptions,
 } from "./core/signature.js";

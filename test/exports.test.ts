@@ -19,7 +19,7 @@ describe("package exports", () => {
     ]);
   });
   it("contentsvc/signature", async () => {
-    expect(Object.keys(await import("contentsvc/signature")).sort()).toEqual(["SIGNATURE_HEADER", "signPayload", "verifyNodeRequest", "verifyRequest", "verifySignature"]);
+    expect(Object.keys(await import("contentsvc/signature")).sort()).toEqual(["SIGNATURE_HEADER", "STANDARD_WEBHOOK_HEADERS", "signPayload", "signStandardWebhook", "standardWebhookKey", "verifyNodeRequest", "verifyRequest", "verifySignature", "verifyStandardWebhook"]);
   });
   it("contentsvc/grants", async () => {
     expect(Object.keys(await import("contentsvc/grants")).sort()).toEqual(

@@ -41,6 +41,9 @@ describe("README quick tour", () => {
       expect(result.status, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
       expect(result.stdout).toContain('"title":"Hello, world"');
       expect(result.stdout).toContain('{"error":"Unknown tenant"}');
+      // 3b: the filtered, projected list with its author expanded, and the refusal of an unknown parameter
+      expect(result.stdout).toMatch(/"title":"Notes by Ada","author":\{"id":"[0-9a-f-]{36}","name":"Ada"/);
+      expect(result.stdout).toContain('"parameter":"colour"');
       const delivery = result.stdout.split("\n").find((l) => l.includes('"verified":true'));
       expect(delivery).toBeTruthy();
       expect(JSON.parse(delivery!).body).toMatchObject({ event: "content.published", data: { collection: "posts", entry: { title: "Second post" } } });

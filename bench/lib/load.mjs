@@ -11,11 +11,23 @@ import autocannon from "autocannon";
 let bustCounter = 0;
 
 /**
- * One bounded autocannon run. With `bust`, every request gets a distinct, ignored query parameter
- * (`&_bench=<n>`), so a response cache keyed on the URL never hits: the uncached path.
+ * `&sort=-_created_at` (the default order, so the same query and the same body) spelled a
+ * different way for each `n`: each bit of `n` percent-encodes one more character. The response
+ * cache is keyed on the raw query string and the entry lists refuse unknown parameters, so this
+ * is how every request misses the cache while asking for exactly the default page.
+ */
+function bustingSort(n) {
+  const spell = (text, bits) => [...text].map((c, i) => ((bits >> i) & 1 ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}` : c)).join("");
+  return `${spell("sort", n & 0xf)}=${spell("-_created_at", n >> 4)}`;
+}
+
+/**
+ * One bounded autocannon run. With `bust`, every request spells the default sort differently
+ * (bustingSort; 65,536 spellings, far more than the cache holds), so a response cache keyed on
+ * the URL never hits: the uncached path. Paths given `bust` must not set `sort` themselves.
  */
 export async function load({ port, path, host = "localhost", method = "GET", headers = {}, body, requests, bust = false, connections = 50, duration = 5 }) {
-  if (bust) requests = [{ setupRequest: (req) => ({ ...req, path: `${path}${path.includes("?") ? "&" : "?"}_bench=${++bustCounter}` }) }];
+  if (bust) requests = [{ setupRequest: (req) => ({ ...req, path: `${path}${path.includes("?") ? "&" : "?"}${bustingSort(++bustCounter % 65_536)}` }) }];
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${path}`,
     method,

@@ -50,6 +50,13 @@ export function errorField(error: unknown): string | undefined {
   return error instanceof FetchError ? (error.data as { field?: string } | undefined)?.field : undefined;
 }
 
+/** How many stored values a refused removal would drop (409 `{values}`), if that is why it was refused. */
+export function valuesAtStake(error: unknown): number | undefined {
+  if (!(error instanceof FetchError) || error.status !== 409) return undefined;
+  const values = (error.data as { values?: unknown } | undefined)?.values;
+  return typeof values === "number" ? values : undefined;
+}
+
 export const statusOf = (error: unknown) => (error instanceof FetchError ? error.status : undefined);
 
 const list = async <R>(path: string, query?: Record<string, string | number>) => (await call<{ data: R[] }>(path, { query })).data;
@@ -65,6 +72,9 @@ export const api = {
   collection: (name: string) => call<T.Collection>(`/collections/${enc(name)}`),
   createCollection: (body: T.CollectionInput) => call<T.Collection>("/collections", { method: "POST", body }),
   updateCollection: (name: string, body: T.CollectionInput) => call<T.Collection>(`/collections/${enc(name)}`, { method: "PUT", body }),
+  /** One field added, renamed or removed; `confirmDrop` lets a removal drop stored values (else 409 with `values`). */
+  changeCollectionField: (name: string, body: T.FieldChange, confirmDrop = false) =>
+    call<{ data: T.Collection; meta: { values: number } }>(`/collections/${enc(name)}`, { method: "PATCH", body, query: confirmDrop ? { confirm: "drop" } : undefined }),
   deleteCollection: (name: string) => call<T.Collection>(`/collections/${enc(name)}`, { method: "DELETE" }),
 
   entries: (name: string, query: Record<string, string | number>) => call<T.Page<T.Entry>>(`/collections/${enc(name)}/entries`, { query }),
@@ -91,6 +101,11 @@ export const api = {
   webhookSettings: (id: string) => call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`),
   updateWebhookSettings: (id: string, body: Partial<T.WebhookSettings>) =>
     call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`, { method: "PUT", body }),
+  webhookDeliveries: (id: string) => list<T.DeliveryAttempt>(`/webhooks/${enc(id)}/deliveries`),
+  redeliver: (id: string, attemptId: string) =>
+    call<{ delivery_id: string; redelivery_of: string }>(`/webhooks/${enc(id)}/deliveries/${enc(attemptId)}/redeliver`, { method: "POST" }),
+  rotateWebhookSecret: (id: string, windowSeconds: number) =>
+    call<T.RotatedSecret>(`/webhooks/${enc(id)}/rotate-secret`, { method: "POST", body: { window_seconds: windowSeconds } }),
   testWebhook: (id: string, event?: string) => call<T.TestDelivery>(`/webhooks/${enc(id)}/test`, { method: "POST", body: event ? { event } : {} }),
 
   media: (query: Record<string, string | number> = {}) => call<T.Page<T.Media>>("/media", { query }),

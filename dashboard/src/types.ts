@@ -29,6 +29,8 @@ export interface Field {
   required?: boolean;
   collection?: string;
 }
+/** PATCH /collections/{name}: exactly one field change. */
+export type FieldChange = { add: Field } | { rename: { from: string; to: string } } | { remove: string };
 export type CollectionAccess = "public" | "private" | "gated";
 export interface CollectionInput {
   name?: string;
@@ -70,6 +72,8 @@ export interface WebhookInput {
   format?: string;
   headers?: Record<string, string | null>;
   active?: boolean;
+  log_deliveries?: boolean;
+  standard_webhooks?: boolean;
 }
 export interface Webhook {
   id: string;
@@ -78,6 +82,9 @@ export interface Webhook {
   active: boolean;
   format: string;
   header_names: string[];
+  /** Opt-in flags: present (true) only when on. */
+  log_deliveries?: true;
+  standard_webhooks?: true;
   created_at: string;
 }
 export interface WebhookSettings {
@@ -85,6 +92,28 @@ export interface WebhookSettings {
   debounce_ms: number;
   debounce_scope: "entry" | "webhook";
   secret: string;
+  previous_secret_until?: string;
+}
+export interface RotatedSecret {
+  secret: string;
+  previous_secret_until: string | null;
+}
+/** One logged attempt of the opt-in delivery log. */
+export interface DeliveryAttempt {
+  id: string;
+  delivery_id: string;
+  event: string;
+  format: string;
+  attempt: number;
+  redelivery: boolean;
+  ok: boolean;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  request_headers: Record<string, string>;
+  custom_header_names: string[];
+  body: string;
+  sent_at: string;
 }
 export interface TestDelivery {
   status: number | null;

@@ -13,16 +13,17 @@ export function clientHost(hostname: string): string {
   return isIP(hostname) === 6 ? `[${hostname}]` : hostname;
 }
 
-/** `http://<host>:<port>` a local client uses to reach the server. */
-export function baseUrl(hostname: string, port: number): string {
-  return `http://${clientHost(hostname)}:${port}`;
+/** `http://<host>:<port>` (or https) a local client uses to reach the server. */
+export function baseUrl(hostname: string, port: number, scheme: "http" | "https" = "http"): string {
+  return `${scheme}://${clientHost(hostname)}:${port}`;
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A curl command line: JSON body when `body` is given, the bearer key when `key` is. */
-function curl(url: string, options: { key?: string; body?: unknown; host?: string } = {}): string {
+function curl(url: string, options: { key?: string; body?: unknown; host?: string; caFile?: string } = {}): string {
   const parts = ["curl", "-s", url];
+  if (options.caFile) parts.push("--cacert", quote(options.caFile));
   if (options.host) parts.push("-H", quote(`Host: ${options.host}`));
   if (options.key) parts.push("-H", quote(`Authorization: Bearer ${options.key}`));
   if (options.body !== undefined) parts.push("-H", quote("Content-Type: application/json"), "-d", quote(JSON.stringify(options.body)));
@@ -35,7 +36,8 @@ const table = (rows: [string, string][]) => {
 };
 
 /** The first-run lines: credentials, then a collection, a published entry and the public read. */
-export function demoBanner(demo: DemoCredentials, base: string, dashboard = true): string[] {
+/** `caFile`: the local CA of `--https`, which the printed curl commands trust. */
+export function demoBanner(demo: DemoCredentials, base: string, dashboard = true, caFile?: string): string[] {
   const host = new URL(base).host;
   // The URL's own host is normally a demo host; else name one explicitly (a custom interface).
   const hostHeader = demo.hosts.includes(new URL(base).hostname) ? undefined : demo.hosts[0];
@@ -51,9 +53,9 @@ export function demoBanner(demo: DemoCredentials, base: string, dashboard = true
     const key = demo.apiKey;
     lines.push(
       `Try it on ${host}: create a collection, publish an entry, read it as a website would:`,
-      `  ${curl(`${base}/api/dashboard/collections`, { key, host: hostHeader, body: { name: "posts", access: "public", fields: [{ name: "title", type: "string", required: true }] } })}`,
-      `  ${curl(`${base}/api/dashboard/collections/posts/entries`, { key, host: hostHeader, body: { _status: "published", title: "Hello, world" } })}`,
-      `  ${curl(`${base}/api/v1/posts`, { host: hostHeader })}`,
+      `  ${curl(`${base}/api/dashboard/collections`, { key, host: hostHeader, caFile, body: { name: "posts", access: "public", fields: [{ name: "title", type: "string", required: true }] } })}`,
+      `  ${curl(`${base}/api/dashboard/collections/posts/entries`, { key, host: hostHeader, caFile, body: { _status: "published", title: "Hello, world" } })}`,
+      `  ${curl(`${base}/api/v1/posts`, { host: hostHeader, caFile })}`,
     );
   }
   return lines;

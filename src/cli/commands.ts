@@ -6,10 +6,17 @@ import { registerWebhooks } from "./webhooks.js";
 import { registerSite } from "./site.js";
 import { registerAccessControl } from "./access-control.js";
 import { registerContent } from "./content.js";
+import { registerForms } from "./forms.js";
+import { registerRules } from "./rules.js";
+import { registerMedia } from "./media.js";
+import { registerWebhookChanges } from "./webhooks-manage.js";
 
 export function registerCommands(program: Command): void {
-  registerWebhooks(program);
+  registerWebhookChanges(registerWebhooks(program));
   registerSite(program);
   registerAccessControl(program);
   registerContent(program);
+  registerMedia(program);
+  registerRules(program);
+  registerForms(program);
 }

@@ -1,19 +1,21 @@
 /**
- * `svc collections create|list` and `svc entries create|list|publish|unpublish` (docs/content.md):
+ * `svc collections create|list|get|update|delete` and `svc entries create|list|get|update|publish|unpublish|delete`
+ * (docs/content.md):
  * try content from a shell without writing curl. Writes go through services/entries.ts like
  * every other write, so they fire the same events. `_created_by` of a CLI write is the
  * workspace's id (the local operator; documented in docs/content.md).
  */
 import type { Command } from "commander";
 import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
-import { collectionView, createCollection, getCollection, listCollections } from "../services/collections.js";
+import { isServiceError, ServiceError } from "../core/errors.js";
+import { changeCollectionField, collectionView, createCollection, deleteCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
-import { createEntry, listEntries, updateEntry } from "../services/entries.js";
-import type { Entry } from "../services/entries.js";
+import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../services/entries.js";
+import type { Entry } from "../core/events.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
+import { collect, parseJson, parseJsonObject, splitPair } from "./args.js";
 
-const collect = (value: string, previous: string[]) => [...previous, value];
 const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
 
 /** Registers the two command groups. */
@@ -46,6 +48,53 @@ export function registerContent(program: Command): void {
         const ws = await requireWorkspace(svc, opts.workspace);
         const all = (await listCollections(svc.context, ws.id)).map(collectionView);
         out.result(all, () => (all.length ? all.map((c) => `${c.name}\t${c.access}\t${c.fields.map((f) => f.name).join(", ")}`) : "No collections"));
+      });
+    });
+
+  collections
+    .command("update <name>")
+    .description("Change one field: --add-field title:string:required, --rename-field old:new or --remove-field name [--confirm-drop]")
+    .option(...WS)
+    .option("--add-field <name:type[:target][:required]>", "add a field (types as for create)")
+    .option("--rename-field <old:new>", "rename a field; its stored values move with it")
+    .option("--remove-field <name>", "remove a field")
+    .option("--confirm-drop", "let --remove-field drop the values entries hold for it")
+    .action(async (name: string, opts: { workspace?: string; addField?: string; renameField?: string; removeField?: string; confirmDrop?: boolean }, cmd: Command) => {
+      const change = fieldChange(opts);
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const { collection, values } = await changeCollectionField(svc.context, ws.id, name, change, OPERATOR, { confirmDrop: opts.confirmDrop === true }).catch((error: unknown) => {
+          // The service names the HTTP query parameter; on the command line it is a flag.
+          if (isServiceError(error) && error.details?.confirm === "drop") throw new ServiceError(error.status, error.code, error.message.replace("(confirm=drop)", "(--confirm-drop)"), error.details);
+          throw error;
+        });
+        const view = collectionView(collection);
+        out.result({ data: view, meta: { values } }, () => `${changeText(change, values)} in collection ${view.name}: ${view.fields.map((f) => `${f.name}:${f.type}`).join(", ") || "no fields"}`);
+      });
+    });
+  collections
+    .command("get <name>")
+    .description("Show one collection's definition")
+    .option(...WS)
+    .action(async (name: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const c = collectionView(await getCollection(svc.context, ws.id, name));
+        out.result(c, () => [
+          `${c.name} (${c.access}${c.rule ? `, rule ${c.rule}` : ""})`,
+          ...c.fields.map((f) => `  ${f.name}: ${f.type}${f.collection ? ` → ${f.collection}` : ""}${f.required ? " (required)" : ""}`),
+        ]);
+      });
+    });
+  collections
+    .command("delete <name>")
+    .description("Delete a collection; refused while it holds entries or another collection's relation targets it")
+    .option(...WS)
+    .action(async (name: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const removed = await deleteCollection(svc.context, ws.id, name);
+        out.result({ name: removed.name, deleted: true }, () => `Deleted collection ${removed.name}`);
       });
     });
 
@@ -90,6 +139,45 @@ export function registerContent(program: Command): void {
         out.result(page, () => [...page.data.map(line), `${page.data.length} of ${page.meta.total}`]);
       });
     });
+  entries
+    .command("get <collection> <id>")
+    .description("Show one entry, drafts included")
+    .option(...WS)
+    .action(async (collection: string, id: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const entry = await getEntry(svc.context, await getCollection(svc.context, ws.id, collection), id);
+        out.result(entry);
+      });
+    });
+  entries
+    .command("update <collection> <id>")
+    .description("Change an entry's fields (a partial update, like PATCH): --field views=4, --values '{json}', --status; a field set to null in --values is cleared")
+    .option(...WS)
+    .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
+    .option("--values <json>", "field values as a JSON object")
+    .option("--status <status>", "draft or published")
+    .action(async (collection: string, id: string, opts: { workspace?: string; field: string[]; values?: string; status?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const def = await getCollection(svc.context, ws.id, collection);
+        const body = { ...(opts.values ? parseJsonObject(opts.values, "--values") : {}), ...fieldValues(def, opts.field), ...(opts.status ? { _status: opts.status } : {}) };
+        if (Object.keys(body).length === 0) throw new UsageError("Nothing to change: give --field, --values or --status");
+        const entry = await updateEntry(svc.context, ws.id, collection, id, body);
+        out.result(entry, () => `Updated ${entry._status} entry ${entry.id} in ${collection}`);
+      });
+    });
+  entries
+    .command("delete <collection> <id>")
+    .description("Delete an entry (fires content.deleted)")
+    .option(...WS)
+    .action(async (collection: string, id: string, opts: { workspace?: string }, cmd: Command) => {
+      await withService(cmd, async (svc, out) => {
+        const ws = await requireWorkspace(svc, opts.workspace);
+        const entry = await deleteEntry(svc.context, ws.id, collection, id);
+        out.result({ id: entry.id, deleted: true }, () => `Deleted entry ${entry.id} from ${collection}`);
+      });
+    });
   for (const [verb, status] of [["publish", "published"], ["unpublish", "draft"]] as const) {
     entries
       .command(`${verb} <collection> <id>`)
@@ -117,6 +205,25 @@ export function parseFieldSpec(spec: string): Partial<FieldDefinition> {
   return field;
 }
 
+/** The PATCH body of `collections update`: exactly one of the three flags. */
+function fieldChange(opts: { addField?: string; renameField?: string; removeField?: string; confirmDrop?: boolean }): Record<string, unknown> {
+  const given = [opts.addField, opts.renameField, opts.removeField].filter((v) => v !== undefined);
+  if (given.length !== 1) throw new UsageError("collections update: give exactly one of --add-field, --rename-field, --remove-field");
+  if (opts.confirmDrop && opts.removeField === undefined) throw new UsageError("--confirm-drop goes with --remove-field");
+  if (opts.addField !== undefined) return { add: parseFieldSpec(opts.addField) };
+  if (opts.removeField !== undefined) return { remove: opts.removeField };
+  const [from, to, ...rest] = opts.renameField!.split(":");
+  if (!from || !to || rest.length > 0) throw new UsageError(`--rename-field ${opts.renameField}: expected old:new`);
+  return { rename: { from, to } };
+}
+
+function changeText(change: Record<string, unknown>, values: number): string {
+  const n = values === 1 ? "1 value" : `${values} values`;
+  if ("add" in change) return `Added field ${(change.add as { name: string }).name}`;
+  if ("rename" in change) return `Renamed field ${(change.rename as { from: string }).from} to ${(change.rename as { to: string }).to} (${n} moved)`;
+  return `Removed field ${String(change.remove)} (${n} dropped)`;
+}
+
 /** `--field name=value` typed by the definition; unknown names pass as strings (the service refuses them). */
 function fieldValues(def: CollectionDefinition, pairs: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -130,26 +237,6 @@ function fieldValues(def: CollectionDefinition, pairs: string[]): Record<string,
     else out[name] = raw;
   }
   return out;
-}
-
-function splitPair(pair: string, flag: string): [string, string] {
-  const i = pair.indexOf("=");
-  if (i <= 0) throw new UsageError(`${flag} ${pair}: expected name=value`);
-  return [pair.slice(0, i), pair.slice(i + 1)];
-}
-
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UsageError(`${what}: invalid JSON (${(error as Error).message})`);
-  }
-}
-
-function parseJsonObject(text: string, what: string): Record<string, unknown> {
-  const value = parseJson(text, what);
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new UsageError(`${what}: expected a JSON object`);
-  return value as Record<string, unknown>;
 }
 
 function line(e: Entry): string {

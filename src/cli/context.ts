@@ -69,7 +69,9 @@ export async function withService<T>(
   extra: Partial<CliConfig> = {},
 ): Promise<T> {
   const { config, out } = await commandConfig(command, extra);
-  const svc = await createService({ ...serviceOptions(config), logger: quietLogger() });
+  // While `svc serve --durable-webhooks` serves this database, a command's writes only land in
+  // the outbox and the server delivers them; otherwise this process delivers them as before.
+  const svc = await createService({ ...serviceOptions(config), logger: quietLogger(), webhooks: { durable: "follow" } });
   try {
     return await fn(svc, out, config);
   } finally {

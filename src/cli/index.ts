@@ -9,10 +9,12 @@ import { registerServe } from "./serve.js";
 import { registerWorkspaces } from "./workspaces.js";
 import { registerInit } from "./init.js";
 import { registerCommands } from "./commands.js";
+import { packageVersion } from "./version.js";
 
 export function buildProgram(): Command {
   const program = new Command("svc")
     .description("contentsvc: multi-tenant headless content service")
+    .version(packageVersion(), "-V, --version", "print the version of contentsvc")
     .option("--data <dir>", "data directory [SVC_DATA_DIR] (default ./.svc)")
     .option("--database <url>", "database URL, postgres://… or a SQLite file [SVC_DATABASE_URL]")
     .option("--blobs <url-or-dir>", "blob storage location [SVC_BLOBS]")

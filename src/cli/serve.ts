@@ -4,13 +4,16 @@
  * workers sharing the port (cluster.ts); each worker runs this same action without the bootstrap.
  */
 import cluster from "node:cluster";
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { Command } from "commander";
 import { consola } from "consola";
 import { commandConfig, serviceOptions } from "./context.js";
 import { developmentMail } from "./dev-mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
 import { baseUrl, clientHost, demoBanner } from "./banner.js";
+import { parseLogFormat, serveLoggers } from "./request-log.js";
+import { UsageError } from "./errors.js";
+import type { LocalTls } from "./local-tls.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
 import { isServiceError } from "../core/errors.js";
@@ -30,6 +33,11 @@ interface ServeFlags {
   loginMaxBackoffMs?: string;
   loginWindowMs?: string;
   dashboard?: boolean;
+  logFormat?: string;
+  quiet?: boolean;
+  https?: boolean;
+  open?: boolean;
+  durableWebhooks?: boolean;
 }
 
 /** The sign-in throttling settings a flag of the same name sets (docs/configuration.md). */
@@ -43,6 +51,7 @@ export function registerServe(program: Command): void {
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
     .option("--trust-proxy", "read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy")
     .option("--no-dashboard", "do not serve the web dashboard at /_/")
+    .option("--durable-webhooks", "record webhook events in the database and deliver from there: nothing is lost to a crash or restart, several instances share the work (docs/webhooks.md)")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
     .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
@@ -52,7 +61,12 @@ export function registerServe(program: Command): void {
     .option("--login-backoff-ms <ms>", "first sign-in back-off, doubled with each further failure (default 1000)")
     .option("--login-max-backoff-ms <ms>", "longest sign-in back-off (default 900000)")
     .option("--login-window-ms <ms>", "failed sign-ins are forgotten this long after the last one (default 3600000)")
+    .option("--https", "serve HTTPS with a locally generated certificate for localhost, 127.0.0.1 and ::1 (its CA file is printed; not with --cluster)")
+    .option("--open", "open the dashboard in a browser once listening (not with --cluster)")
+    .option("--log-format <format>", "text (default) or json: one JSON object per log line")
+    .option("--quiet", "no request log (one line per request: method, host, path with query names only, status, ms, principal)")
     .action(async (opts: ServeFlags, cmd: Command) => {
+      const { logger, requestLog } = serveLoggers(parseLogFormat(opts.logFormat), opts.quiet === true);
       const { config } = await commandConfig(cmd, {
         ...Object.fromEntries(LOGIN_KEYS.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])),
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
@@ -64,11 +78,14 @@ export function registerServe(program: Command): void {
         ...(opts.dashboard === false && { dashboard: false }),
       });
       const size = parseClusterSize(opts.cluster);
+      if (size !== undefined && (opts.https || opts.open)) throw new UsageError("--https and --open work without --cluster (docs/production.md#listening)");
+      let tls: LocalTls | undefined;
       const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
-        const base = baseUrl(config.hostname, port);
+        const base = baseUrl(config.hostname, port, tls ? "https" : "http");
         const where = clientHost(config.hostname) === config.hostname ? "" : ` (interface ${config.hostname})`;
         consola.success(`contentsvc listening on ${base}${where}${workers ? ` (${workers} workers)` : ""}`);
-        if (demo) consola.log(demoBanner(demo, base, config.dashboard).join("\n"));
+        if (tls) consola.info(`HTTPS with a local certificate; clients trust it with its CA: ${tls.caFile} (e.g. NODE_EXTRA_CA_CERTS, curl --cacert)`);
+        if (demo) consola.log(demoBanner(demo, base, config.dashboard, tls?.caFile).join("\n"));
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
       };
       if (size !== undefined && cluster.isPrimary) {
@@ -76,23 +93,25 @@ export function registerServe(program: Command): void {
       }
 
       let listening = config.port;
-      const svc = await createService({ ...serviceOptions(config), ...developmentMail(config.hostname, () => listening) });
+      const svc = await createService({
+        ...serviceOptions(config),
+        ...developmentMail(config.hostname, () => listening),
+        logger,
+        requestLog,
+        ...(opts.durableWebhooks && { webhooks: { durable: true } }),
+      });
       // A cluster worker: the primary already bootstrapped and announces the port.
       const demo = cluster.isWorker ? undefined : await bootstrapOnce(svc.context).catch(async (error: unknown) => {
         await svc.close();
         throw error;
       });
-      const server = createServer(svc.handler);
-      // Slow or idle clients must not hold sockets forever.
-      server.requestTimeout = 60_000;
-      server.headersTimeout = 20_000;
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(config.port, config.hostname, () => resolve());
-      }).catch(async (error: unknown) => {
+      const server = await (cluster.isWorker ? listenShared(svc.handler, config) : listenSingle(svc.handler, config, opts, (t) => (tls = t))).catch(async (error: unknown) => {
         await svc.close();
         throw error;
       });
+      // Slow or idle clients must not hold sockets forever.
+      server.requestTimeout = 60_000;
+      server.headersTimeout = 20_000;
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
       listening = port;
@@ -117,6 +136,55 @@ export function registerServe(program: Command): void {
       // The IPC channel to the primary would keep a worker alive.
       cluster.worker?.disconnect();
     });
+}
+
+type Handler = Parameters<typeof createServer>[1] & {};
+
+/**
+ * One process: listhen (unjs) listens, with `--https` (the local CA and certificate of
+ * local-tls.ts, so the printed commands can trust it) and `--open`. The port is taken as given:
+ * a busy port fails instead of listhen's fallback to another one, and 0 asks the OS.
+ */
+async function listenSingle(handler: Handler, config: { port: number; hostname: string; data: string }, opts: ServeFlags, onTls: (tls: LocalTls) => void): Promise<Server> {
+  const { listen } = await import("listhen");
+  let https: { cert: string; key: string } | false = false;
+  if (opts.https) {
+    const { localTls } = await import("./local-tls.js");
+    const tls = await localTls(config.data);
+    onTls(tls);
+    https = { cert: tls.cert, key: tls.key };
+  }
+  const listener = await listen(handler, {
+    // get-port-please resolves the port before listening: 0 would become 3000 (or the next free
+    // one), so 0 asks for a random free port; an empty alternative range makes a busy port fail
+    // (its type wants a pair). Its own console messages are off: we log through consola.
+    port:
+      config.port === 0
+        ? { random: true, verbose: false }
+        : { port: config.port, alternativePortRange: [] as unknown as [number, number], random: false, verbose: false },
+    hostname: config.hostname,
+    https,
+    // /_/ on a workspace host redirects to its dashboard host.
+    open: opts.open === true,
+    baseURL: "/_/",
+    // Our own banner prints the URLs; our own handlers shut down gracefully.
+    showURL: false,
+    autoClose: false,
+    clipboard: false,
+    isTest: false,
+    isProd: opts.open !== true,
+  });
+  return listener.server as Server;
+}
+
+/** A node:cluster worker: the port is shared through the primary (listhen would pick its own). */
+async function listenShared(handler: Handler, config: { port: number; hostname: string }): Promise<Server> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.hostname, () => resolve());
+  });
+  return server;
 }
 
 /**

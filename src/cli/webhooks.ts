@@ -1,15 +1,17 @@
 /**
- * `svc webhooks list|create|test|secret|listen` (DESIGN §4.1).
+ * `svc webhooks list|create|test|secret|listen` (DESIGN §4.1), and deliveries|redeliver|rotate-secret (webhook-deliveries.ts).
  */
 import type { Command } from "commander";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 import { registerListen } from "./webhooks-listen.js";
+import { registerDeliveryCommands } from "./webhook-deliveries.js";
 import { createWebhook, getWebhookSettings, listWebhooks, testWebhook, type WebhookRecord } from "../services/webhooks.js";
 import { isEventName } from "../core/events.js";
 import { SIGNATURE_HEADER } from "../core/signature.js";
 
-const line = (w: WebhookRecord) =>
+/** One webhook on one line (also used by webhooks-manage.ts). */
+export const webhookLine = (w: WebhookRecord) =>
   `${w.id}  ${w.active ? "active  " : "inactive"}  ${w.url}  [${w.events.join(", ")}]${w.format === "service" ? "" : `  format=${w.format}`}${w.header_names.length ? `  headers: ${w.header_names.join(", ")}` : ""}`;
 
 function parseHeaderFlags(values: string[] = []): Record<string, string> {
@@ -22,7 +24,8 @@ function parseHeaderFlags(values: string[] = []): Record<string, string> {
   return out;
 }
 
-export function registerWebhooks(program: Command): void {
+/** Registers the group; returns it for the commands of webhooks-manage.ts. */
+export function registerWebhooks(program: Command): Command {
   const wh = program.command("webhooks").description("Manage, test and receive webhooks");
 
   wh.command("list")
@@ -32,7 +35,7 @@ export function registerWebhooks(program: Command): void {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const list = await listWebhooks(svc.context, ws.id);
-        out.result(list, () => (list.length ? list.map(line) : "No webhooks"));
+        out.result(list, () => (list.length ? list.map(webhookLine) : "No webhooks"));
       });
     });
 
@@ -44,16 +47,26 @@ export function registerWebhooks(program: Command): void {
     .option("--format <format>", "service | code_host_repository_dispatch", "service")
     .option("--header <name=value...>", "custom header sent on every delivery (at most 10)")
     .option("--inactive", "create it switched off")
-    .action(async (opts: { workspace: string; url: string; event: string[]; format: string; header?: string[]; inactive?: boolean }, cmd: Command) => {
+    .option("--log-deliveries", "keep the last 100 attempts (see `svc webhooks deliveries`)")
+    .option("--standard-webhooks", "also send the Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature")
+    .action(async (opts: { workspace: string; url: string; event: string[]; format: string; header?: string[]; inactive?: boolean; logDeliveries?: boolean; standardWebhooks?: boolean }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const record = await createWebhook(
           svc.context,
           ws.id,
-          { url: opts.url, events: opts.event, format: opts.format, headers: parseHeaderFlags(opts.header), active: !opts.inactive },
+          {
+            url: opts.url,
+            events: opts.event,
+            format: opts.format,
+            headers: parseHeaderFlags(opts.header),
+            active: !opts.inactive,
+            log_deliveries: opts.logDeliveries === true,
+            standard_webhooks: opts.standardWebhooks === true,
+          },
           "svc webhooks create",
         );
-        out.result(record, () => `Created webhook ${record.id}\n${line(record)}\nSecret: svc webhooks secret -w ${ws.slug} ${record.id}`);
+        out.result(record, () => `Created webhook ${record.id}\n${webhookLine(record)}\nSecret: svc webhooks secret -w ${ws.slug} ${record.id}`);
       });
     });
 
@@ -82,5 +95,7 @@ export function registerWebhooks(program: Command): void {
       });
     });
 
+  registerDeliveryCommands(wh);
   registerListen(wh);
+  return wh;
 }

@@ -2,6 +2,8 @@
 import type { Command } from "commander";
 import { requireWorkspace, withService } from "./context.js";
 import type { Workspace } from "../services/context.js";
+import { updateWorkspace } from "../services/workspaces.js";
+import { UsageError } from "./errors.js";
 
 const view = (w: Workspace) => ({
   id: w.id,
@@ -45,14 +47,22 @@ export function registerWorkspaces(program: Command): void {
       });
     });
   ws.command("update <slug>")
-    .description("Change a workspace's settings")
-    .requiredOption("--dashboard-host <host>", "hostname serving the dashboard at /_/ (must not address any workspace yet)")
-    .action(async (slug: string, opts: { dashboardHost: string }, cmd: Command) => {
+    .description("Change a workspace's settings: hosts, dashboard host, Identity; effective on the server's next request")
+    .option("--dashboard-host <host>", "hostname serving the dashboard at /_/ (must not address any workspace yet)")
+    .option("--host <host...>", "replace the hostnames that address the workspace (the dashboard host stays)")
+    .option("--identity", "enable Identity (end-user accounts)")
+    .option("--no-identity", "disable Identity: account sessions are refused at once (accounts are kept)")
+    .option("--self-signup", "let visitors create their own accounts")
+    .option("--no-self-signup", "stop visitors from creating accounts")
+    .action(async (slug: string, opts: { dashboardHost?: string; host?: string[]; identity?: boolean; selfSignup?: boolean }, cmd: Command) => {
+      const change = { hosts: opts.host, dashboardHost: opts.dashboardHost, identity: opts.identity, selfSignup: opts.selfSignup };
+      if (Object.values(change).every((v) => v === undefined)) {
+        throw new UsageError("Nothing to change: give --host, --dashboard-host, --identity/--no-identity or --self-signup/--no-self-signup");
+      }
       await withService(cmd, async (svc, out) => {
-        const found = await requireWorkspace(svc, slug);
-        await svc.context.workspaces.setDashboardHost(found.id, opts.dashboardHost);
-        const updated = (await svc.context.workspaces.bySlug(slug))!;
-        out.result(view(updated), () => `Workspace ${slug}: dashboard on ${updated.dashboard_host}/_/`);
+        const updated = await updateWorkspace(svc.context, await requireWorkspace(svc, slug), change);
+        const mode = updated.identity ? `Identity on, self sign-up ${updated.selfSignup ? "on" : "off"}` : "Identity off";
+        out.result(view(updated), () => `Workspace ${slug}: dashboard on ${updated.dashboard_host ?? "(none)"}/_/; hosts ${updated.hosts.join(", ")}; ${mode}`);
       });
     });
   ws.command("list")

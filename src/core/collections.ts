@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { parseWithSchema } from "./body-schema.js";
+import { badRequest } from "./errors.js";
 import type { EventEntry } from "./events.js";
 
 /** Field types (DESIGN §4.2): relation is one-to-many (a column), relations many-to-many (a join table). */
@@ -140,4 +141,66 @@ export function toEventEntry(def: Pick<CollectionDefinition, "fields">, entry: E
   const out: EventEntry = { ...entry };
   for (const f of def.fields) if (f.type === "relations") delete out[f.name];
   return out;
+}
+
+/**
+ * One field change of `PATCH /api/dashboard/collections/{name}`: exactly one of add (a field
+ * definition), rename (`{from, to}`) or remove (a field name).
+ */
+export type FieldChange = { add: FieldDefinition } | { rename: { from: string; to: string } } | { remove: string };
+
+const fieldChangeSchema = z.union([
+  z.strictObject({ add: fieldSchema }),
+  z.strictObject({ rename: z.strictObject({ from: z.string().min(1), to: fieldSchema.shape.name }) }),
+  z.strictObject({ remove: z.string().min(1) }),
+]);
+
+/**
+ * Validates a PATCH body; throws 400 naming the path (`add.type: …`) or, for any other shape,
+ * what the body must be.
+ *
+ * @example
+ * parseFieldChange({ rename: { from: "title", to: "headline" } });
+ */
+export function parseFieldChange(input: unknown): FieldChange {
+  const keys = input && typeof input === "object" && !Array.isArray(input) ? Object.keys(input) : [];
+  if (keys.length !== 1 || !["add", "rename", "remove"].includes(keys[0]!)) {
+    throw badRequest('body: expected exactly one of {"add": field}, {"rename": {"from", "to"}} or {"remove": "field"}');
+  }
+  const key = keys[0] as "add" | "rename" | "remove";
+  // Validate against the one branch the key names, so the message is about that branch.
+  const branch = fieldChangeSchema.options.find((o) => key in o.shape)!;
+  const result = branch.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const path = issue.path.join(".");
+    throw badRequest(path ? `${path}: ${issue.message}` : issue.message, path ? { field: path } : undefined);
+  }
+  return result.data as FieldChange;
+}
+
+/**
+ * The definition after one field change, and the rename (if any) that stored values must follow.
+ * 400 for an unknown field or a name already taken (a rename keeps the field's position).
+ *
+ * @example
+ * applyFieldChange(def, { remove: "label" }).definition.fields; // def.fields without label
+ */
+export function applyFieldChange(def: CollectionDefinition, change: FieldChange): { definition: CollectionDefinition; renamed?: { from: string; to: string } } {
+  const has = (name: string) => def.fields.some((f) => f.name === name);
+  const unknown = (path: string, name: string) =>
+    badRequest(`${path}: unknown field ${name} of collection ${def.name} (fields: ${def.fields.map((f) => f.name).join(", ") || "none"})`, { field: path });
+  if ("add" in change) {
+    if (has(change.add.name)) throw badRequest(`add.name: collection ${def.name} already has a field ${change.add.name}`, { field: "add.name" });
+    return { definition: { ...def, fields: [...def.fields, change.add] } };
+  }
+  if ("rename" in change) {
+    const { from, to } = change.rename;
+    if (!has(from)) throw unknown("rename.from", from);
+    if (from === to) throw badRequest("rename.to: is the field's current name", { field: "rename.to" });
+    if (has(to)) throw badRequest(`rename.to: collection ${def.name} already has a field ${to}`, { field: "rename.to" });
+    return { definition: { ...def, fields: def.fields.map((f) => (f.name === from ? { ...f, name: to } : f)) }, renamed: { from, to } };
+  }
+  if (!has(change.remove)) throw unknown("remove", change.remove);
+  return { definition: { ...def, fields: def.fields.filter((f) => f.name !== change.remove) } };
 }

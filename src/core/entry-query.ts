@@ -1,33 +1,34 @@
 /**
- * List query parameters of the delivery and dashboard entry lists (docs/content.md): `limit`,
- * `offset`, `sort`, `filter[field]=value` (equality) and, on the dashboard, `status`. Every field
- * name is checked against the collection definition here, so storage only ever sees known names.
- * Pure.
+ * The query language of entry lists — delivery API, dashboard list, MCP list_items, CLI
+ * (docs/content.md "Query parameters"): `limit`, `offset` or `after` (an opaque cursor), `sort`
+ * (several keys), `fields`, `expand`, `filter[field][op]=value` and, off the delivery API,
+ * `status`. A single-entry read takes `fields` and `expand` alone. Every name is checked against the collection definition here, so storage only ever
+ * sees known fields; anything else is a 400 naming the parameter. Pure.
  *
  * @example
- * parseEntryListQuery(def, new URLSearchParams("limit=5&sort=-views&filter[featured]=true"));
+ * parseEntryListQuery(def, new URLSearchParams("limit=5&sort=-views,title&filter[views][gte]=10&expand=author"));
  */
+import { z } from "zod";
 import { badRequest } from "./errors.js";
 import { NUL_REFUSED } from "./nul.js";
+import { ISO_DATE } from "./entry-schema.js";
+import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
 import type { EntryStatus } from "./events.js";
-import type { CollectionDefinition, FieldDefinition } from "./collections.js";
+import { MAX_OFFSET, PAGE_SIZES, integerParam } from "./pagination.js";
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = PAGE_SIZES.entries.default;
+export const MAX_LIMIT = PAGE_SIZES.entries.max;
+/** At most this many values in one `in`/`nin` list. */
+export const MAX_IN_VALUES = 100;
+/** At most this many sort keys (before the id tie-break). */
+export const MAX_SORT_KEYS = 5;
+/** At most this many filters in one query. */
+export const MAX_FILTERS = 20;
 
-/** The parameters parseEntryListQuery reads, described for the API reference (docs/api.md). */
-export const ENTRY_LIST_PARAMS: { name: string; description: string }[] = [
-  { name: "limit", description: `Page size, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}; a larger value is lowered to ${MAX_LIMIT}).` },
-  { name: "offset", description: "Entries to skip (default 0)." },
-  { name: "sort", description: "`field` ascending or `-field` descending, a user field or id, _created_at, _updated_at, _published_at (default `-_created_at`)." },
-  { name: "filter[field]", description: "Equality filter on a user field, e.g. `filter[featured]=true`; several are AND-ed." },
-  { name: "status", description: "Dashboard only: draft or published." },
-];
+export const FILTER_OPS = ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "contains", "null"] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
 
-/** The delivery list reads them all but `status` (it never returns drafts). */
-export const DELIVERY_LIST_PARAMS = ENTRY_LIST_PARAMS.filter((q) => q.name !== "status");
-
-/** Sortable system keys and the columns they read (a fixed map: nothing user-supplied). */
+/** System keys that sort and filter, and the columns they read (a fixed map: nothing user-supplied). */
 export const SYSTEM_SORT_COLUMNS = {
   id: "id",
   _created_at: "created_at",
@@ -36,99 +37,306 @@ export const SYSTEM_SORT_COLUMNS = {
 } as const;
 export type SystemSortKey = keyof typeof SYSTEM_SORT_COLUMNS;
 
-export type EntrySort =
-  | { kind: "system"; key: SystemSortKey; desc: boolean }
-  | { kind: "field"; field: FieldDefinition; desc: boolean };
+/** What a sort key or filter reads: a system column or a user field of the definition. */
+export type QueryTarget = { kind: "system"; key: SystemSortKey } | { kind: "field"; field: FieldDefinition };
 
-/** An equality filter on a user field, with the value already typed for that field. */
-export interface EntryFilter {
-  field: FieldDefinition;
-  value: string | number | boolean;
+export interface EntrySort {
+  target: QueryTarget;
+  desc: boolean;
 }
+
+export type FilterScalar = string | number | boolean;
+
+/** One filter, its value already typed for the target (a list for in/nin, a boolean for null). */
+export interface EntryFilter {
+  target: QueryTarget;
+  op: FilterOp;
+  value: FilterScalar | FilterScalar[];
+}
+
+/** A position in a sorted list: one value per sort key (the last is always the id). */
+export type CursorValues = (FilterScalar | null)[];
 
 export interface EntryListQuery {
   limit: number;
   offset: number;
-  sort: EntrySort;
+  /** The sort keys; always ends with `id` so the order is total (stable pages). */
+  sort: EntrySort[];
   filters: EntryFilter[];
-  /** Dashboard only; the delivery API always reads published entries. */
+  /** Dashboard and MCP only; the delivery API always reads published entries. */
   status: EntryStatus | undefined;
+  /** Keyset position after which the page starts (`after=`). */
+  after: CursorValues | undefined;
+  /** User fields to return, or undefined for all (system fields always come). */
+  fields: string[] | undefined;
+  /** relation / relations fields whose ids are replaced by the entries they name. */
+  expand: FieldDefinition[];
 }
 
-const FILTER_PARAM = /^filter\[([^\]]*)\]$/;
-const UNSORTABLE = new Set(["json", "relations"]);
+type Definition = Pick<CollectionDefinition, "name" | "fields">;
 
 /**
- * Parses and validates list parameters; 400 naming the parameter otherwise. A limit above 100
- * is lowered to 100 (the response's meta.limit says so); unknown parameters other than
- * `filter…` ones are ignored.
+ * The parameters of an entry list, described once (for the route docs and an OpenAPI generator);
+ * `filter[field]` and `filter[field][op]` are the pattern properties. Parsing is
+ * parseEntryListQuery's, which also checks names against the collection.
  */
-export function parseEntryListQuery(
-  def: Pick<CollectionDefinition, "name" | "fields">,
-  params: URLSearchParams,
-  options: { allowStatus?: boolean } = {},
-): EntryListQuery {
-  const limit = Math.min(integerParam(params, "limit", DEFAULT_LIMIT), MAX_LIMIT);
-  const offset = integerParam(params, "offset", 0);
-  const sort = parseSort(def, params.get("sort"));
+const shapeParams = {
+  fields: z.string().optional().describe("Comma-separated user fields to return; system fields always come."),
+  expand: z.string().optional().describe("Comma-separated relation/relations fields whose ids become the related entries (one level)."),
+};
+
+export const entryListParams = z
+  .object({
+    limit: z.string().optional().describe(`Page size, ${PAGE_SIZES.entries.min}-${MAX_LIMIT} (default ${DEFAULT_LIMIT}); 0 answers only meta.total. Above ${MAX_LIMIT}: 400.`),
+    offset: z.string().optional().describe(`Entries to skip (0-${MAX_OFFSET}, default 0). Not with after.`),
+    after: z.string().optional().describe("Opaque cursor from a previous page's meta.next: the page starts after it (keyset). Not with offset."),
+    sort: z.string().optional().describe(`Up to ${MAX_SORT_KEYS} comma-separated keys, field or -field (descending): user fields (not json/relations), id, _created_at, _updated_at, _published_at. Default -_created_at; ties by id.`),
+    ...shapeParams,
+    status: z.enum(["draft", "published"]).optional().describe("Dashboard and MCP only: draft or published."),
+  })
+  .catchall(z.string().describe(`filter[field]=value (eq) or filter[field][op]=value, op one of ${FILTER_OPS.join(", ")}`));
+
+/** The delivery list reads them all but `status` (it never returns drafts). */
+export const deliveryListParams = entryListParams.omit({ status: true });
+
+/** The parameters of a single-entry read (`GET …/{id}`, get_item): the list's `fields` and `expand`, nothing else. */
+export const entryReadParams = z.strictObject(shapeParams);
+
+const READ_KNOWN = ["fields", "expand"];
+const KNOWN = ["limit", "offset", "after", "sort", ...READ_KNOWN];
+const FILTER_PARAM = /^filter\[([^\]]*)\](?:\[([^\]]*)\])?$/;
+const UNSORTABLE = new Set(["json", "relations"]);
+const EXPANDABLE = new Set(["relation", "relations"]);
+
+/** Operators each kind of target takes. */
+const OPS_BY_TYPE: Record<string, readonly FilterOp[]> = {
+  string: ["eq", "ne", "in", "nin", "contains", "null"],
+  text: ["eq", "ne", "in", "nin", "contains", "null"],
+  number: ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "null"],
+  datetime: ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "null"],
+  boolean: ["eq", "ne", "null"],
+  media: ["eq", "ne", "in", "nin", "null"],
+  relation: ["eq", "ne", "in", "nin", "null"],
+  relations: ["eq", "ne", "in", "nin", "null"],
+  json: ["null"],
+  id: ["eq", "ne", "in", "nin"],
+  systemDate: ["eq", "ne", "lt", "lte", "gt", "gte"],
+  _published_at: ["eq", "ne", "lt", "lte", "gt", "gte", "null"],
+};
+
+/**
+ * Parses and validates list parameters; 400 naming the parameter otherwise: an unknown
+ * parameter, field or operator, a value of the wrong type, a limit above the maximum, `after`
+ * with `offset`, a cursor that is not one of ours or belongs to another sort.
+ */
+export function parseEntryListQuery(def: Definition, params: URLSearchParams, options: { allowStatus?: boolean } = {}): EntryListQuery {
+  refuseUnknown(params, [...KNOWN, ...(options.allowStatus ? ["status"] : [])], true, "this list");
   const filters: EntryFilter[] = [];
   for (const [key, raw] of params) {
     if (!key.startsWith("filter")) continue;
-    const m = FILTER_PARAM.exec(key);
-    if (!m) throw badRequest(`${key}: filters are written filter[field]=value`, { parameter: key });
-    const field = def.fields.find((f) => f.name === m[1]);
-    if (!field) throw badRequest(`${key}: ${describeName(m[1]!)} is not a field of collection ${def.name}`, { parameter: key });
-    filters.push({ field, value: filterValue(field, raw, key) });
+    if (filters.length === MAX_FILTERS) throw badRequest(`${key}: at most ${MAX_FILTERS} filters`, { parameter: key });
+    filters.push(parseFilter(def, key, raw));
   }
+  const limit = integerParam(params, "limit", DEFAULT_LIMIT, PAGE_SIZES.entries.min, MAX_LIMIT);
+  const offset = integerParam(params, "offset", 0, 0, MAX_OFFSET);
+  const sort = parseSort(def, single(params, "sort"));
+  const rawAfter = single(params, "after");
+  if (rawAfter && params.has("offset")) throw badRequest("after: a cursor and an offset cannot be combined; page with one or the other", { parameter: "after" });
+  const after = rawAfter ? decodeCursor(sort, rawAfter) : undefined;
+  const { fields, expand } = parseShape(def, params);
   let status: EntryStatus | undefined;
-  const s = params.get("status");
-  if (options.allowStatus && s !== null && s !== "") {
+  const s = options.allowStatus ? single(params, "status") : undefined;
+  if (s) {
     if (s !== "draft" && s !== "published") throw badRequest(`status: must be draft or published`, { parameter: "status" });
     status = s;
   }
-  return { limit, offset, sort, filters, status };
+  return { limit, offset, sort, filters, status, after, fields, expand };
 }
 
-function integerParam(params: URLSearchParams, name: string, fallback: number): number {
-  const raw = params.get(name);
-  if (raw === null || raw === "") return fallback;
-  if (!/^\d{1,9}$/.test(raw)) throw badRequest(`${name}: must be a non-negative integer`, { parameter: name });
-  return Number(raw);
+/** What a single-entry read returns: the user fields to keep and the relations to expand. */
+export type EntryReadQuery = Pick<EntryListQuery, "fields" | "expand">;
+
+/**
+ * Parses the parameters of a single-entry read: `fields` and `expand` exactly as a list takes
+ * them; anything else (a filter, a page, a sort) is a 400 naming it.
+ *
+ * @example
+ * parseEntryReadQuery(def, new URLSearchParams("fields=title&expand=author"));
+ */
+export function parseEntryReadQuery(def: Definition, params: URLSearchParams): EntryReadQuery {
+  refuseUnknown(params, READ_KNOWN, false, "a single entry");
+  return parseShape(def, params);
 }
 
-function parseSort(def: Pick<CollectionDefinition, "name" | "fields">, raw: string | null): EntrySort {
-  if (raw === null || raw === "") return { kind: "system", key: "_created_at", desc: true };
-  const desc = raw.startsWith("-");
-  const name = desc ? raw.slice(1) : raw;
-  if (Object.hasOwn(SYSTEM_SORT_COLUMNS, name)) return { kind: "system", key: name as SystemSortKey, desc };
+function parseShape(def: Definition, params: URLSearchParams): EntryReadQuery {
+  return { fields: parseFields(def, single(params, "fields")), expand: parseExpand(def, single(params, "expand")) };
+}
+
+/** 400 naming the first parameter not in `known` (nor a `filter…` one, when `filters`). */
+function refuseUnknown(params: URLSearchParams, known: string[], filters: boolean, what: string): void {
+  for (const key of new Set(params.keys())) {
+    if ((filters && key.startsWith("filter")) || known.includes(key)) continue;
+    const names = [...known, ...(filters ? ["filter[field][op]"] : [])].join(", ");
+    throw badRequest(`${describeName(key)} is not a query parameter of ${what} (${names})`, { parameter: key });
+  }
+}
+
+/** A single-valued parameter, or undefined when absent or empty; 400 when given twice. */
+function single(params: URLSearchParams, name: string): string | undefined {
+  const all = params.getAll(name);
+  if (all.length > 1) throw badRequest(`${name}: given more than once`, { parameter: name });
+  return all[0] || undefined;
+}
+
+/** A comma-separated list: trimmed, without empty items. */
+function list(raw: string): string[] {
+  return raw.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function findField(def: Definition, name: string, parameter: string, note = ""): FieldDefinition {
   const field = def.fields.find((f) => f.name === name);
-  if (!field) throw badRequest(`sort: ${describeName(name)} is not a field of collection ${def.name} (nor id, _created_at, _updated_at, _published_at)`, { parameter: "sort" });
-  if (UNSORTABLE.has(field.type)) throw badRequest(`sort: ${name} is a ${field.type} field and cannot be sorted on`, { parameter: "sort" });
-  return { kind: "field", field, desc };
+  if (!field) throw badRequest(`${parameter}: ${describeName(name)} is not a field of collection ${def.name}${note}`, { parameter });
+  return field;
 }
 
-function filterValue(field: FieldDefinition, raw: string, key: string): string | number | boolean {
-  switch (field.type) {
+function target(def: Definition, name: string, parameter: string): QueryTarget {
+  if (Object.hasOwn(SYSTEM_SORT_COLUMNS, name)) return { kind: "system", key: name as SystemSortKey };
+  return { kind: "field", field: findField(def, name, parameter, " (nor id, _created_at, _updated_at, _published_at)") };
+}
+
+function parseSort(def: Definition, raw: string | undefined): EntrySort[] {
+  const keys: EntrySort[] = [];
+  for (const item of raw ? list(raw) : ["-_created_at"]) {
+    const desc = item.startsWith("-");
+    const name = desc ? item.slice(1) : item;
+    const t = target(def, name, "sort");
+    if (t.kind === "field" && UNSORTABLE.has(t.field.type)) throw badRequest(`sort: ${name} is a ${t.field.type} field and cannot be sorted on`, { parameter: "sort" });
+    if (keys.some((k) => targetName(k.target) === name)) throw badRequest(`sort: ${name} is named twice`, { parameter: "sort" });
+    keys.push({ target: t, desc });
+    if (name === "id") break; // unique: any later key could never decide anything
+  }
+  if (keys.length > MAX_SORT_KEYS) throw badRequest(`sort: at most ${MAX_SORT_KEYS} keys`, { parameter: "sort" });
+  const last = keys[keys.length - 1];
+  if (last && !(last.target.kind === "system" && last.target.key === "id")) keys.push({ target: { kind: "system", key: "id" }, desc: last.desc });
+  return keys;
+}
+
+function parseFields(def: Definition, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const system = new Set<string>(SYSTEM_FIELDS);
+  const names = list(raw).filter((n) => !system.has(n));
+  for (const n of names) findField(def, n, "fields");
+  return [...new Set(names)];
+}
+
+function parseExpand(def: Definition, raw: string | undefined): FieldDefinition[] {
+  if (raw === undefined) return [];
+  const out: FieldDefinition[] = [];
+  for (const name of new Set(list(raw))) {
+    const field = findField(def, name, "expand");
+    if (!EXPANDABLE.has(field.type)) throw badRequest(`expand: ${name} is a ${field.type} field; only relation and relations fields expand (one level)`, { parameter: "expand" });
+    out.push(field);
+  }
+  return out;
+}
+
+function parseFilter(def: Definition, key: string, raw: string): EntryFilter {
+  const m = FILTER_PARAM.exec(key);
+  if (!m) throw badRequest(`${key}: filters are written filter[field]=value or filter[field][op]=value`, { parameter: key });
+  const t = target(def, m[1]!, key);
+  const op = (m[2] ?? "eq") as FilterOp;
+  if (!FILTER_OPS.includes(op)) throw badRequest(`${key}: unknown operator ${describeName(op)} (${FILTER_OPS.join(", ")})`, { parameter: key });
+  const kind = t.kind === "system" ? (t.key === "id" ? "id" : t.key === "_published_at" ? "_published_at" : "systemDate") : t.field.type;
+  const allowed = OPS_BY_TYPE[kind]!;
+  if (!allowed.includes(op)) {
+    throw badRequest(`${key}: ${targetName(t)} is ${t.kind === "field" ? `a ${t.field.type} field` : "a system field"}; it takes ${allowed.join(", ")}`, { parameter: key });
+  }
+  if (op === "null") {
+    if (raw !== "true" && raw !== "false") throw badRequest(`${key}: null takes true or false`, { parameter: key });
+    return { target: t, op, value: raw === "true" };
+  }
+  if (op === "in" || op === "nin") {
+    const items = raw.split(",");
+    if (items.length > MAX_IN_VALUES) throw badRequest(`${key}: at most ${MAX_IN_VALUES} values`, { parameter: key });
+    return { target: t, op, value: items.map((item) => scalar(t, item, key)) };
+  }
+  return { target: t, op, value: scalar(t, raw, key) };
+}
+
+/** One filter or cursor value, typed by what it compares with. */
+function scalar(t: QueryTarget, raw: string, key: string): FilterScalar {
+  const type = t.kind === "system" ? (t.key === "id" ? "string" : "datetime") : t.field.type;
+  const name = targetName(t);
+  switch (type) {
     case "number": {
       const n = Number(raw);
-      if (raw.trim() === "" || !Number.isFinite(n)) throw badRequest(`${key}: ${field.name} is a number field`, { parameter: key });
+      if (raw.trim() === "" || !Number.isFinite(n)) throw badRequest(`${key}: ${name} is a number field`, { parameter: key });
       return n;
     }
     case "boolean":
-      if (raw !== "true" && raw !== "false") throw badRequest(`${key}: ${field.name} is a boolean field (true or false)`, { parameter: key });
+      if (raw !== "true" && raw !== "false") throw badRequest(`${key}: ${name} is a boolean field (true or false)`, { parameter: key });
       return raw === "true";
     case "datetime": {
       const t = Date.parse(raw);
-      if (!Number.isFinite(t)) throw badRequest(`${key}: ${field.name} is a datetime field (ISO 8601)`, { parameter: key });
+      if (!ISO_DATE.test(raw) || !Number.isFinite(t)) throw badRequest(`${key}: ${name} is a date-time (ISO 8601, e.g. 2024-05-01T00:00:00Z)`, { parameter: key });
       return new Date(t).toISOString();
     }
-    case "json":
-      throw badRequest(`${key}: ${field.name} is a json field and cannot be filtered on`, { parameter: key });
     default:
       // Compared as jsonb on PostgreSQL, which cannot hold NUL (core/nul.ts).
       if (raw.includes("\0")) throw badRequest(`${key}: ${NUL_REFUSED}`, { parameter: key });
       return raw;
   }
+}
+
+/** The name a query uses for a target. */
+export function targetName(t: QueryTarget): string {
+  return t.kind === "system" ? t.key : t.field.name;
+}
+
+/** Whether a target can be unset: user fields, and _published_at of drafts. */
+export function targetNullable(t: QueryTarget, publishedOnly: boolean): boolean {
+  return t.kind === "field" || (t.key === "_published_at" && !publishedOnly);
+}
+
+/** The sort as a `sort=` value (what a cursor is bound to). */
+function sortSignature(sort: EntrySort[]): string {
+  return sort.map((k) => `${k.desc ? "-" : ""}${targetName(k.target)}`).join(",");
+}
+
+/**
+ * The cursor of the position just after `entry` (an entry as the API returns it: system fields by
+ * their `_` names, user fields by name): base64url of JSON `[sort, ...values]`.
+ */
+export function encodeCursor(sort: EntrySort[], entry: Record<string, unknown>): string {
+  const values = sort.map((k) => (entry[targetName(k.target)] ?? null) as FilterScalar | null);
+  return Buffer.from(JSON.stringify([sortSignature(sort), ...values])).toString("base64url");
+}
+
+/** The values of a cursor made for this sort; 400 for anything else (edited, truncated, another sort). */
+export function decodeCursor(sort: EntrySort[], raw: string): CursorValues {
+  const refuse = (why: string) => badRequest(`after: ${why}`, { parameter: "after" });
+  let parsed: unknown;
+  try {
+    const bytes = Buffer.from(raw, "base64url");
+    // Only the exact encoding we issue: stray or trailing characters are an edited cursor.
+    if (raw.length > 2048 || bytes.toString("base64url") !== raw) throw new Error("not our encoding");
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw refuse("not a cursor of this API (pass meta.next of the previous page unchanged)");
+  }
+  if (!Array.isArray(parsed) || parsed.length !== sort.length + 1) throw refuse("not a cursor of this API (pass meta.next of the previous page unchanged)");
+  if (parsed[0] !== sortSignature(sort)) throw refuse(`this cursor belongs to another sort (${JSON.stringify(String(parsed[0]).slice(0, 100))}); keep the sort of the page it came from`);
+  const values = parsed.slice(1) as unknown[];
+  return sort.map((k, i) => {
+    const v = values[i];
+    if (v === null && targetNullable(k.target, false)) return null;
+    if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw refuse("a value of this cursor is damaged");
+    try {
+      return scalar(k.target, String(v), "after");
+    } catch {
+      throw refuse("a value of this cursor is damaged");
+    }
+  });
 }
 
 /** A user-supplied name, quoted and shortened for an error message. */

@@ -14,7 +14,7 @@ import type { EntryStatus } from "./events.js";
 import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 /**
  * The system fields of every entry as it is read (spec 2.5): a response shape for the OpenAPI
  * document (input never sets them: parseEntryInput refuses all but `_status`).

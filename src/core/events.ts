@@ -30,10 +30,10 @@ export function isEventName(value: unknown): value is EventName {
 export type EntryStatus = "draft" | "published";
 
 /**
- * An entry as carried in content events (spec 2.5): user fields as stored, the system columns,
- * and never a many-to-many field (absent as a key, not empty, not null).
+ * An entry (spec 2.5): user fields as stored and the system columns. As the API returns it, every
+ * many-to-many field is an id array; in events there is none (see {@link EventEntry}).
  */
-export interface EventEntry {
+export interface Entry {
   id: string;
   _status: EntryStatus;
   _published_at: string | null;
@@ -42,6 +42,12 @@ export interface EventEntry {
   _updated_at: string;
   [field: string]: unknown;
 }
+
+/**
+ * An entry as carried in content events: never a many-to-many field (absent as a key, not empty,
+ * not null; core/collections.ts toEventEntry).
+ */
+export type EventEntry = Entry;
 
 /** `data` of the five content events (spec 6.2). */
 export interface ContentEventData {
@@ -103,6 +109,22 @@ export function buildDeliveryBody(format: WebhookFormat, event: ServiceEvent, ti
     event_type: `service.${event.event}`,
     client_payload: { event: event.event, collection: event.data.collection, entryId: event.data.entry.id, timestamp },
   };
+}
+
+/**
+ * A body sent before, with its send timestamp replaced where the format carries one (service:
+ * `timestamp`; code_host_repository_dispatch: `client_payload.timestamp`); everything else is kept
+ * as it was, key order included. Used to redeliver a logged delivery.
+ *
+ * @example
+ * restampDeliveryBody("service", '{"event":"content.created","data":{},"timestamp":"2025-01-01T00:00:00.000Z"}', now)
+ */
+export function restampDeliveryBody(format: WebhookFormat, body: string, timestamp: string): string {
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  if (format === "service" && "timestamp" in parsed) parsed.timestamp = timestamp;
+  const payload = parsed.client_payload as Record<string, unknown> | undefined;
+  if (format === "code_host_repository_dispatch" && payload && typeof payload === "object" && "timestamp" in payload) payload.timestamp = timestamp;
+  return JSON.stringify(parsed);
 }
 
 /** The id a receiver should key idempotency on (spec 6.4.4), also used to scope debouncing. */

@@ -1,10 +1,67 @@
 /**
  * Who is calling, once a credential was checked: an API key, a dashboard user or an account of the
  * workspace's Identity. A core notion: services decide with it (gates), http and h3 produce it.
+ * Also the one home of "owners bypass grants" (spec 5.5): every grant check of a principal goes
+ * through holdsGrant or assertHoldsGrant.
  */
-import type { Grant } from "./grants.js";
+import { missingGrant, unauthorized } from "./errors.js";
+import { hasGrant, type Grant } from "./grants.js";
 
 export type Principal =
   | { kind: "key"; id: string; workspaceId: string; grants: readonly Grant[] }
   | { kind: "user"; id: string; workspaceId: string; role: "owner" | "member"; grants: readonly Grant[] }
   | { kind: "account"; id: string; workspaceId: string; email: string; emailVerified: boolean; attributes: Record<string, unknown> };
+
+/**
+ * Who makes a management change: a principal of the request, or the local operator (the CLI,
+ * which like an owner bypasses grants).
+ */
+export type Actor = Principal | { kind: "operator" };
+
+/** The operator: what the CLI passes as the actor of its changes. */
+export const OPERATOR: Actor = { kind: "operator" };
+
+/**
+ * A workspace owner (spec 5.5): the only one who may do the owner-only things.
+ *
+ * @example
+ * isOwner({ kind: "user", role: "owner", … }); // true
+ */
+export function isOwner(actor: Actor | undefined): boolean {
+  return actor?.kind === "user" && actor.role === "owner";
+}
+
+/**
+ * Owners bypass the grant set (spec 5.5); so does the local operator, who holds the database.
+ *
+ * @example
+ * bypassesGrants(OPERATOR); // true
+ * bypassesGrants({ kind: "key", grants: [], … }); // false
+ */
+export function bypassesGrants(actor: Actor | undefined): boolean {
+  return actor?.kind === "operator" || isOwner(actor);
+}
+
+/**
+ * Whether `actor` may do what `grant` allows: a bypass, or the grant held (with the implications of
+ * spec 5.4.2). Accounts carry no grants (spec 5.6); no actor holds nothing.
+ *
+ * @example
+ * holdsGrant({ kind: "user", role: "member", grants: ["entries:write"], … }, "collections:read"); // true
+ */
+export function holdsGrant(actor: Actor | undefined, grant: Grant): boolean {
+  if (!actor || actor.kind === "account") return false;
+  return bypassesGrants(actor) || (actor.kind !== "operator" && hasGrant(actor.grants, grant));
+}
+
+/**
+ * Throws unless `actor` holds `grant` (see {@link holdsGrant}): 401 without an actor, else 403
+ * `Missing grant: <grant>`.
+ *
+ * @example
+ * assertHoldsGrant(principal, "forms:write");
+ */
+export function assertHoldsGrant(actor: Actor | undefined, grant: Grant): void {
+  if (!actor) throw unauthorized();
+  if (!holdsGrant(actor, grant)) throw missingGrant(grant);
+}

@@ -168,7 +168,7 @@ interface NodeHmac {
   digest(encoding: "hex"): string;
 }
 interface NodeCryptoLike {
-  createHmac(algorithm: "sha256", key: string): NodeHmac;
+  createHmac(algorithm: "sha256", key: string | Uint8Array): NodeHmac;
 }
 
 const nodeCrypto: NodeCryptoLike | undefined = loadNodeCrypto();
@@ -238,6 +238,156 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   for (const c of chunks) {
     out.set(c, offset);
     offset += c.byteLength;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standard Webhooks (https://www.standardwebhooks.com), sent in addition to X-Service-Signature
+// when a webhook has standard_webhooks on: `webhook-signature: v1,<base64 HMAC-SHA256 of
+// "{webhook-id}.{webhook-timestamp}.{body}">`, space-separated when several secrets sign.
+//
+// Key (decided here): the secret as a Standard Webhooks library takes it, so a receiver passes the
+// webhook secret unchanged to any of them: the text after `whsec_` decoded as base64. Our secrets
+// are `whsec_` + 64 hex digits, which is valid base64 (48 key bytes). A secret that is not valid
+// base64 after the prefix (only possible for an embedder's own secrets) keys with its UTF-8 bytes,
+// the libraries' "raw" format.
+
+/** Header names of Standard Webhooks, lowercase. */
+export const STANDARD_WEBHOOK_HEADERS = { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" } as const;
+
+/** Options of {@link verifyStandardWebhook}. */
+export interface VerifyStandardWebhookOptions {
+  /** Largest accepted distance between `webhook-timestamp` and now, seconds. Default 300 (5 min). */
+  toleranceSeconds?: number;
+  /** Current time, ms since the epoch (tests). Default `Date.now()`. */
+  now?: number;
+}
+
+/** Headers as a `Headers` object or a plain record (node:http `req.headers`, any case). */
+export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
+
+/**
+ * The HMAC key of `secret` under the Standard Webhooks convention (see above).
+ *
+ * @example
+ * standardWebhookKey("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").length // 24
+ */
+export function standardWebhookKey(secret: string): Uint8Array {
+  const text = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret;
+  const decoded = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text) && text !== "" ? base64Decode(text) : null;
+  return decoded ?? encoder.encode(secret);
+}
+
+/**
+ * One `v1,<base64>` signature of `body` for message `id` at `timestamp` (seconds since the epoch).
+ *
+ * @example
+ * await signStandardWebhook("msg_1", 1700000000, '{"a":1}', secret) // "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+ */
+export async function signStandardWebhook(id: string, timestamp: number, body: RawBody, secret: string): Promise<string> {
+  const bytes = toBytes(body);
+  if (bytes === null) throw new TypeError("signStandardWebhook: body must be a string, Uint8Array or ArrayBuffer");
+  return `v1,${base64Encode(await hmacBytes(standardWebhookKey(secret), concatBytes(encoder.encode(`${id}.${timestamp}.`), bytes)))}`;
+}
+
+/**
+ * True when the Standard Webhooks headers of a delivery sign exactly these raw bytes under
+ * `secret` and `webhook-timestamp` is within `toleranceSeconds` of now. Any one of the
+ * space-separated `v1,` signatures may match (during a secret rotation two are sent).
+ * Constant-time, never throws.
+ *
+ * @example
+ * const ok = await verifyStandardWebhook(rawBody, req.headers, process.env.WEBHOOK_SECRET!);
+ */
+export async function verifyStandardWebhook(
+  rawBody: RawBody,
+  headers: HeadersLike,
+  secret: string,
+  options?: VerifyStandardWebhookOptions,
+): Promise<boolean> {
+  try {
+    if (typeof secret !== "string" || secret === "") return false;
+    const id = headerValue(headers, STANDARD_WEBHOOK_HEADERS.id);
+    const timestamp = headerValue(headers, STANDARD_WEBHOOK_HEADERS.timestamp);
+    const signatures = headerValue(headers, STANDARD_WEBHOOK_HEADERS.signature);
+    if (!id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return false;
+    const tolerance = options?.toleranceSeconds ?? 300;
+    const now = Math.floor((options?.now ?? Date.now()) / 1000);
+    if (Math.abs(now - Number(timestamp)) > tolerance) return false;
+    const bytes = toBytes(rawBody);
+    if (bytes === null) return false;
+    const expected = await hmacBytes(standardWebhookKey(secret), concatBytes(encoder.encode(`${id}.${timestamp}.`), bytes));
+    let matched = false;
+    for (const candidate of signatures.split(" ")) {
+      if (!candidate.startsWith("v1,")) continue;
+      const given = base64Decode(candidate.slice(3));
+      if (given === null || given.length !== expected.length) continue;
+      let diff = 0;
+      for (let i = 0; i < expected.length; i++) diff |= expected[i] ^ given[i];
+      // No early exit: every candidate is compared, so timing does not tell which one matched.
+      matched = matched || diff === 0;
+    }
+    return matched;
+  } catch {
+    return false;
+  }
+}
+
+function headerValue(headers: HeadersLike, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  let value = record[name];
+  if (value === undefined) {
+    const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+    value = key === undefined ? undefined : record[key];
+  }
+  return typeof value === "string" ? value : undefined;
+}
+
+async function hmacBytes(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  if (nodeCrypto) return new Uint8Array(nodeCrypto.createHmac("sha256", key).update(data).digest());
+  const imported = await crypto.subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", imported, data as BufferSource));
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+function base64Encode(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
+    out += i + 1 < bytes.length ? B64[(n >> 6) & 63] : "=";
+    out += i + 2 < bytes.length ? B64[n & 63] : "=";
+  }
+  return out;
+}
+
+/** Standard base64 with padding → bytes; anything malformed → null. */
+function base64Decode(text: string): Uint8Array | null {
+  if (text.length % 4 !== 0) return null;
+  const pad = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  const out = new Uint8Array((text.length / 4) * 3 - pad);
+  let o = 0;
+  for (let i = 0; i < text.length; i += 4) {
+    let n = 0;
+    for (let j = 0; j < 4; j++) {
+      const c = text[i + j];
+      const v = c === "=" && i + 4 === text.length && j >= 4 - pad ? 0 : B64.indexOf(c);
+      if (v < 0) return null;
+      n = (n << 6) | v;
+    }
+    if (o < out.length) out[o++] = (n >> 16) & 255;
+    if (o < out.length) out[o++] = (n >> 8) & 255;
+    if (o < out.length) out[o++] = n & 255;
   }
   return out;
 }

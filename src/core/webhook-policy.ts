@@ -242,6 +242,14 @@ const headersSchema = z
   .nullish()
   .meta({ description: "Header name to value; never returned. On PUT a blank value keeps the stored one, null or {} clears all (spec 4.3)" });
 
+/** Opt-in options beyond the spec, off by default; a webhook body and the settings both take them. */
+const optInFlags = {
+  log_deliveries: booleanField("log_deliveries").optional().meta({ description: "Keep a delivery log (opt-in, beyond the spec)" }),
+  standard_webhooks: booleanField("standard_webhooks").optional().meta({ description: "Also send the Standard Webhooks headers (opt-in, beyond the spec)" }),
+};
+/** On a record or the settings: present only when on. */
+const optInFlagsOut = { log_deliveries: z.literal(true).optional(), standard_webhooks: z.literal(true).optional() };
+
 /**
  * The body creating a webhook (spec 4.3): its shape. The target's address (validateWebhookUrl)
  * and the header names and values are semantic checks run after it.
@@ -252,6 +260,7 @@ export const webhookCreateSchema = z.strictObject({
   format: webhookFormatSchema,
   headers: headersSchema,
   active: booleanField("active").optional(),
+  ...optInFlags,
 });
 
 /** The body changing a webhook: any of the create fields. */
@@ -262,6 +271,7 @@ export const webhookSettingsSchema = z.strictObject({
   active: booleanField("active").optional(),
   debounce_ms: debounceMsSchema.nullish(),
   debounce_scope: debounceScopeSchema.nullish(),
+  ...optInFlags,
 });
 
 /** The optional body of a test delivery: the sample's event name. */
@@ -279,6 +289,7 @@ export const webhookRecordSchema = z.object({
   active: z.boolean(),
   format: z.enum(WEBHOOK_FORMATS),
   header_names: z.array(z.string()),
+  ...optInFlagsOut,
   created_at: z.string(),
 });
 
@@ -288,6 +299,8 @@ export const webhookSettingsViewSchema = z.object({
   debounce_ms: z.int(),
   debounce_scope: z.enum(["entry", "webhook"]),
   secret: z.string(),
+  ...optInFlagsOut,
+  previous_secret_until: z.string().optional().meta({ description: "End of an open rotation window, while the previous secret still signs" }),
 });
 
 /**

@@ -9,6 +9,7 @@ import { authorize } from "./middleware/auth.js";
 import { resolveTenant, type TenantWorkspace } from "./middleware/tenant.js";
 import { errorResponse, refusedBodyHeaders, toServiceError } from "./errors.js";
 import type { RouteDef } from "./route.js";
+import { requestLogLine, type RequestLogger } from "./request-log.js";
 import { healthRoutes } from "./routes/health.js";
 import { allRoutes } from "./routes/index.js";
 import { siteFallback } from "./routes/sites.js";
@@ -29,11 +30,25 @@ declare module "h3" {
   }
 }
 
-/** Builds the h3 app for a service context. */
-export function createHttpApp(service: ServiceContext, routes: RouteDef[] = allRoutes): H3 {
+/** Builds the h3 app for a service context; `requestLog` receives one line per answered request. */
+export function createHttpApp(service: ServiceContext, routes: RouteDef[] = allRoutes, requestLog?: RequestLogger): H3 {
+  const started = new WeakMap<H3Event, number>();
   const app = new H3({
     // We log unexpected errors ourselves, once, without request bodies.
     silent: true,
+    ...(requestLog && {
+      onRequest(event: H3Event) {
+        started.set(event, performance.now());
+      },
+      // Runs for every response, errors (onError's answer) included.
+      onResponse(response: Response, event: H3Event) {
+        try {
+          requestLog(requestLogLine(event, response.status, started.get(event) ?? performance.now()));
+        } catch (error) {
+          service.logger.error("request log failed:", error);
+        }
+      },
+    }),
     onError(error, event) {
       const { error: mapped, unexpected } = toServiceError(error);
       if (unexpected) service.logger.error(`${event.req.method} ${new URL(event.req.url).pathname} failed:`, error.cause ?? error);

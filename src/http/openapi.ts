@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { CollectionDefinition } from "../core/collections.js";
 import { entrySystemFieldsSchema, fieldValueSchema } from "../core/entry-schema.js";
-import { DELIVERY_LIST_PARAMS } from "../core/entry-query.js";
+import { deliveryListParams } from "../core/entry-query.js";
 import { TOKEN_PREFIXES } from "../core/keys.js";
 import { nullableOnRead, sdkTypeNames } from "../core/sdk.js";
 import { describeAccess, type Access } from "./access.js";
@@ -140,13 +140,27 @@ function queryParameters(query: RouteDef["query"]): Json[] {
   const schema = jsonSchemaOf(query);
   const props = (schema.properties ?? {}) as Record<string, Json>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries(props).map(([name, s]) => ({
+  const named = Object.entries(props).map(([name, s]) => ({
     name,
     in: "query",
     required: required.has(name),
     ...(typeof s.description === "string" ? { description: s.description } : {}),
     schema: s,
   }));
+  // A catch-all (the entry lists' filter[field][op]=value) is one deep-object parameter.
+  const rest = schema.additionalProperties;
+  if (rest && typeof rest === "object" && typeof (rest as Json).description === "string") {
+    named.push({
+      name: "filter",
+      in: "query",
+      required: false,
+      description: (rest as Json).description as string,
+      schema: { type: "object", additionalProperties: { type: "string" } },
+      style: "deepObject",
+      explode: true,
+    } as (typeof named)[number]);
+  }
+  return named;
 }
 
 function operationId(method: string, path: string): string {
@@ -227,7 +241,7 @@ function collectionPaths(def: Pick<CollectionDefinition, "name" | "fields" | "ac
         ...common,
         operationId: `list_${def.name}`,
         summary: `List published ${def.name} entries (${typeName})`,
-        parameters: queryParameters(DELIVERY_LIST_PARAMS),
+        parameters: queryParameters(deliveryListParams),
         responses: {
           ...responses(undefined),
           "200": { description: "A page of published entries", content: { "application/json": { schema: listSchema(entry, "page") } } },

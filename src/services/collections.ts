@@ -1,10 +1,20 @@
 /**
- * Collection use cases, shared by HTTP, MCP and the CLI: create, change (checked against stored
- * entries, 409 when stored data would violate the new definition) and delete definitions.
+ * Collection use cases, shared by HTTP, MCP and the CLI: create, change (PUT a whole definition or
+ * PATCH one field; checked against stored entries, 409 when stored data would violate the new
+ * definition or a removal would drop values unconfirmed) and delete definitions.
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, conflict, notFound } from "../core/errors.js";
-import { isCollectionName, parseCollectionDefinition, planSchemaChange, type CollectionDefinition } from "../core/collections.js";
+import {
+  applyFieldChange,
+  isCollectionName,
+  parseCollectionDefinition,
+  parseFieldChange,
+  planSchemaChange,
+  type CollectionDefinition,
+  type FieldDefinition,
+  type SchemaChangePlan,
+} from "../core/collections.js";
 import { storedValueFits } from "../core/entry-schema.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
 import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
@@ -61,57 +71,124 @@ export async function createCollection(ctx: ServiceContext, workspaceId: string,
   return stored;
 }
 
+/** `confirmDrop`: a change that removes fields holding values may drop them (else 409). */
+export interface SchemaChangeOptions {
+  confirmDrop?: boolean;
+}
+
 /**
- * Replaces a collection's definition (PUT). Removing a field drops its stored values; a field
- * that becomes required or changes type is checked against every stored entry first. Opening it
- * to more readers needs entries:read of `actor` (403).
+ * Replaces a collection's definition (PUT). Removing a field that holds values is refused (409,
+ * `values`: how many) unless `confirmDrop`, which drops them; a field that becomes required or
+ * changes type is checked against every stored entry first. Opening it to more readers needs
+ * entries:read of `actor` (403).
  */
-export async function updateCollection(ctx: ServiceContext, workspaceId: string, name: string, body: unknown, actor: Actor): Promise<StoredCollection> {
+export async function updateCollection(ctx: ServiceContext, workspaceId: string, name: string, body: unknown, actor: Actor, options: SchemaChangeOptions = {}): Promise<StoredCollection> {
   const input = body && typeof body === "object" && !Array.isArray(body) ? { name, ...(body as Record<string, unknown>) } : body;
   const def = parseCollectionDefinition(input);
   if (def.name !== name) throw badRequest("name: renaming a collection is not supported", { field: "name" });
+  return (await changeDefinition(ctx, workspaceId, name, actor, options, () => ({ definition: def }))).collection;
+}
+
+/** A field change's outcome: the new definition and how many stored values it moved or dropped. */
+export interface FieldChangeResult {
+  collection: StoredCollection;
+  values: number;
+}
+
+/**
+ * Adds, renames or removes one field (PATCH; body see {@link parseFieldChange}). A rename moves
+ * the stored values of every entry (drafts and published) in the same transaction; a removal of
+ * a field holding values needs `confirmDrop` (else 409 with `values`). Adding follows PUT's rules
+ * (a new required field while entries exist is 409). `values`: moved by a rename, dropped by a
+ * removal, 0 for an addition.
+ */
+export async function changeCollectionField(ctx: ServiceContext, workspaceId: string, name: string, body: unknown, actor: Actor, options: SchemaChangeOptions = {}): Promise<FieldChangeResult> {
+  const change = parseFieldChange(body);
+  return changeDefinition(ctx, workspaceId, name, actor, options, (before) => applyFieldChange(before, change));
+}
+
+/**
+ * The one schema-change path of PUT and PATCH, in one transaction: refuses silent drops, checks
+ * stored entries, moves renamed values, drops removed ones, stores the definition. Entry and
+ * collection writes bump the workspace's content version (storage triggers), so delivery caches
+ * refresh; no event fires: the six events of spec 6.2 are about entries being saved, and a schema
+ * change saves none.
+ */
+async function changeDefinition(
+  ctx: ServiceContext,
+  workspaceId: string,
+  name: string,
+  actor: Actor,
+  options: SchemaChangeOptions,
+  build: (before: StoredCollection) => { definition: CollectionDefinition; renamed?: { from: string; to: string } },
+): Promise<FieldChangeResult> {
   const entries = repo(ctx, createEntryRepo);
   return ctx.sql.transaction(async (tx) => {
     const before = await getCollection(ctx, workspaceId, name, tx, "update");
+    const { definition: def, renamed } = build(before);
     if (opensCollection(before, def)) assertMayOpen(actor);
     await checkReferences(ctx, workspaceId, def, tx);
-    const plan = planSchemaChange(before, def);
-    if (plan.checked.length > 0) {
-      const counts = plan.checked.map(() => ({ missing: 0, invalid: 0 }));
-      for await (const page of entries.scan(before.id, SCAN_PAGE, tx)) {
-        for (const row of page.rows) {
-          plan.checked.forEach((c, i) => {
-            const prev = c.previous;
-            const value = prev?.type === "relations" ? page.relations.get(row.id)?.[c.field.name] : row.data[c.field.name];
-            // Values stored in another place (data vs entry_relations) or pointing at another
-            // collection never fit; other values must pass the new field's schema.
-            const incompatible = prev !== undefined && ((prev.type === "relations") !== (c.field.type === "relations") || prev.collection !== c.field.collection);
-            const fit = prev && incompatible ? storedValueFits(prev, value) : storedValueFits(c.field, value);
-            if (!fit.present) counts[i]!.missing++;
-            else if (incompatible || !fit.valid) counts[i]!.invalid++;
-          });
-        }
-      }
-      plan.checked.forEach((c, i) => {
-        const { missing, invalid } = counts[i]!;
-        if (c.typeChanged && invalid > 0) {
-          throw conflict(
-            `Cannot change field ${c.field.name} of collection ${name} to ${describeType(c.field)}: ${entriesText(invalid)} ${invalid === 1 ? "holds a value that does" : "hold values that do"} not fit; change or clear those values first`,
-            { field: c.field.name, entries: invalid },
-          );
-        }
-        if (c.field.required && missing > 0) {
-          throw conflict(
-            `Cannot make field ${c.field.name} of collection ${name} required: ${entriesText(missing)} ${missing === 1 ? "has" : "have"} no value for it; give them one first`,
-            { field: c.field.name, entries: missing },
-          );
-        }
-      });
+    // A rename is no removal: compare against the old definition under the new name.
+    const base = renamed ? { ...before, fields: before.fields.map((f) => (f.name === renamed.from ? { ...f, name: renamed.to } : f)) } : before;
+    const plan = planSchemaChange(base, def);
+    const drops = await Promise.all(plan.removed.map(async (f) => ({ field: f, values: await entries.countValues(before.id, f.name, f.type === "relations", tx) })));
+    const dropped = drops.reduce((n, d) => n + d.values, 0);
+    if (dropped > 0 && !options.confirmDrop) throw dropRefused(name, drops.filter((d) => d.values > 0));
+    if (plan.checked.length > 0) await checkStoredEntries(ctx, name, before, plan, tx);
+    let values = dropped;
+    if (renamed) {
+      const field = before.fields.find((f) => f.name === renamed.from)!;
+      values = await entries.countValues(before.id, renamed.from, field.type === "relations", tx);
+      await entries.renameField(before.id, renamed.from, renamed.to, field.type === "relations", tx);
     }
     for (const f of plan.removed) await entries.dropField(before.id, f.name, f.type === "relations", tx);
     const after: StoredCollection = { ...before, ...def, updated_at: new Date(ctx.now()).toISOString() };
     await repo(ctx, createCollectionRepo).update(after, tx);
-    return after;
+    return { collection: after, values };
+  });
+}
+
+/** 409 for a removal that would drop stored values without confirmation; `values`: how many. */
+function dropRefused(name: string, drops: { field: FieldDefinition; values: number }[]) {
+  const values = drops.reduce((n, d) => n + d.values, 0);
+  const names = drops.map((d) => d.field.name).join(", ");
+  return conflict(
+    `Removing ${drops.length === 1 ? "field" : "fields"} ${names} of collection ${name} drops ${values === 1 ? "1 stored value" : `${values} stored values`}; confirm the drop (confirm=drop) or clear ${values === 1 ? "it" : "them"} first`,
+    { field: drops[0]!.field.name, values, confirm: "drop" },
+  );
+}
+
+/** 409 when a field that becomes required or changes type does not fit every stored entry. */
+async function checkStoredEntries(ctx: ServiceContext, name: string, before: StoredCollection, plan: SchemaChangePlan, tx: Sql): Promise<void> {
+  const counts = plan.checked.map(() => ({ missing: 0, invalid: 0 }));
+  for await (const page of repo(ctx, createEntryRepo).scan(before.id, SCAN_PAGE, tx)) {
+    for (const row of page.rows) {
+      plan.checked.forEach((c, i) => {
+        const prev = c.previous;
+        const value = prev?.type === "relations" ? page.relations.get(row.id)?.[c.field.name] : row.data[c.field.name];
+        // Values stored in another place (data vs entry_relations) or pointing at another
+        // collection never fit; other values must pass the new field's schema.
+        const incompatible = prev !== undefined && ((prev.type === "relations") !== (c.field.type === "relations") || prev.collection !== c.field.collection);
+        const fit = prev && incompatible ? storedValueFits(prev, value) : storedValueFits(c.field, value);
+        if (!fit.present) counts[i]!.missing++;
+        else if (incompatible || !fit.valid) counts[i]!.invalid++;
+      });
+    }
+  }
+  plan.checked.forEach((c, i) => {
+    const { missing, invalid } = counts[i]!;
+    if (c.typeChanged && invalid > 0) {
+      throw conflict(
+        `Cannot change field ${c.field.name} of collection ${name} to ${describeType(c.field)}: ${entriesText(invalid)} ${invalid === 1 ? "holds a value that does" : "hold values that do"} not fit; change or clear those values first`,
+        { field: c.field.name, entries: invalid },
+      );
+    }
+    if (c.field.required && missing > 0) {
+      throw conflict(
+        `Cannot make field ${c.field.name} of collection ${name} required: ${entriesText(missing)} ${missing === 1 ? "has" : "have"} no value for it; give them one first`,
+        { field: c.field.name, entries: missing },
+      );
+    }
   });
 }
 

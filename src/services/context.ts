@@ -11,6 +11,7 @@ import type { Workspace, WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
 import type { MailSender } from "./mail.js";
 import type { Dispatcher } from "../webhooks/types.js";
+import type { EventOutbox } from "../webhooks/durable.js";
 
 /** A workspace as `ServiceContext.workspaces` returns it. */
 export type { Workspace };
@@ -40,6 +41,11 @@ export interface ServiceContext extends StorageContext {
   workspaces: WorkspaceRepo;
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
   webhooks: Dispatcher;
+  /**
+   * Durable delivery only (docs/webhooks.md): where a write records its events, inside its own
+   * transaction. Undefined in the default in-memory mode.
+   */
+  outbox?: EventOutbox;
   /**
    * The MCP endpoint (spec 4.2) as a web handler for an authenticated key. Wired by createService,
    * so the HTTP route serves it without http importing mcp (they are sibling layers).

@@ -12,6 +12,8 @@ import { repo } from "../storage/context.js";
 
 export interface CachedResponse {
   collection: StoredCollection;
+  /** The collections an `expand` read (their access is checked on every hit). */
+  expanded?: StoredCollection[];
   /** The serialized JSON body. */
   body: string;
 }

@@ -1,7 +1,8 @@
 /**
  * THE write path of entries (DESIGN §5): HTTP, MCP and the CLI all call createEntry, updateEntry
- * and deleteEntry. Each commits in one transaction and only then emits the events of spec
- * section 3 (core/events.ts lifecycleEvents) on ctx.bus, with `{collection, entry}` where entry
+ * and deleteEntry. Each commits in one transaction (which, in durable webhook mode, also records
+ * the events in the outbox) and only then emits the events of spec section 3
+ * (core/events.ts lifecycleEvents) on ctx.bus, with `{collection, entry}` where entry
  * is the stored row without many-to-many keys (spec 2.5, 6.2).
  *
  * `_published_at` is set the first time an entry is published and then kept: unpublishing and
@@ -9,14 +10,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
-import { lifecycleEvents, type ContentEventName } from "../core/events.js";
+import { lifecycleEvents, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
+import { publish } from "./bus.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
-import { parseEntryListQuery } from "../core/entry-query.js";
+import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
+import type { FieldDefinition } from "../core/collections.js";
 import { pageOf } from "../core/lists.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { createMediaRepo } from "../storage/media.js";
-import { createEntryRepo, toEntry, type Entry, type EntryRow, type RelationMap } from "../storage/entries.js";
+import { createEntryRepo, toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
@@ -33,7 +36,7 @@ export type { Entry };
  */
 export async function createEntry(ctx: ServiceContext, workspaceId: string, collection: string, body: Record<string, unknown>, actorId: string): Promise<Entry> {
   const entries = repo(ctx, createEntryRepo);
-  const { c, entry } = await ctx.sql.transaction(async (tx) => {
+  const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const input = parseEntryInput(c, body, "create");
     await checkReferences(ctx, workspaceId, c, input.values, tx);
@@ -51,9 +54,10 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
     };
     await entries.insert(row, tx);
     const relations = await saveRelations(ctx, c, row.id, {}, input.values, tx);
-    return { c, entry: toEntry(c, row, relations) };
+    const entry = toEntry(c, row, relations);
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
   });
-  emit(ctx, workspaceId, c, lifecycleEvents(null, entry._status), entry);
+  publish(ctx, events);
   return entry;
 }
 
@@ -63,7 +67,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
  */
 export async function updateEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string, body: Record<string, unknown>): Promise<Entry> {
   const entries = repo(ctx, createEntryRepo);
-  const { c, before, entry } = await ctx.sql.transaction(async (tx) => {
+  const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
     if (!row) throw entryNotFound();
@@ -81,24 +85,26 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
     await entries.update(next, tx);
     const current = (await entries.relationsOf([id], tx)).get(id) ?? {};
     const relations = await saveRelations(ctx, c, id, current, input.values, tx);
-    return { c, before: row, entry: toEntry(c, next, relations) };
+    const entry = toEntry(c, next, relations);
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };
   });
-  emit(ctx, workspaceId, c, lifecycleEvents(before.status, entry._status), entry);
+  publish(ctx, events);
   return entry;
 }
 
 /** Deletes an entry; fires content.deleted carrying the entry as it was (spec 3). */
 export async function deleteEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string): Promise<Entry> {
   const entries = repo(ctx, createEntryRepo);
-  const { c, entry } = await ctx.sql.transaction(async (tx) => {
+  const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
     if (!row) throw entryNotFound();
     const relations = (await entries.relationsOf([id], tx)).get(id);
     await entries.remove(id, tx);
-    return { c, entry: toEntry(c, row, relations) };
+    const entry = toEntry(c, row, relations);
+    return { entry, events: await recordEvents(ctx, tx, workspaceId, c, ["content.deleted"], entry) };
   });
-  emit(ctx, workspaceId, c, ["content.deleted"], entry);
+  publish(ctx, events);
   return entry;
 }
 
@@ -111,16 +117,111 @@ export async function getEntry(ctx: ServiceContext, collection: StoredCollection
   return toEntry(collection, row, relations);
 }
 
+/** Called once per collection an `expand` reads from, before it is read; throws to refuse. */
+export type ExpandCheck = (target: StoredCollection) => Promise<void>;
+
+/** Who reads: the delivery API (published only, `checkExpand` its gates) or the dashboard and MCP (drafts too). */
+export interface ReadOptions {
+  publishedOnly: boolean;
+  checkExpand?: ExpandCheck;
+}
+
 /**
- * One page of a collection's entries with `{data, meta: {total, limit, offset}}`: two indexed
- * queries, plus one for the page's many-to-many ids when the collection has such fields.
+ * One entry shaped by `fields` and `expand` (core/entry-query.ts parseEntryReadQuery), as a list
+ * shapes its entries: the same projection, the same expansion (no drafts with `publishedOnly`),
+ * the same `checkExpand`, which runs before the entry is read. 404 like getEntry.
+ *
+ * @example
+ * await readEntry(ctx, posts, id, new URLSearchParams("fields=title&expand=author"), { publishedOnly: true });
  */
-export async function listEntries(ctx: ServiceContext, collection: StoredCollection, params: URLSearchParams, opts: { publishedOnly: boolean }) {
+export async function readEntry(ctx: ServiceContext, collection: StoredCollection, id: string, params: URLSearchParams, opts: ReadOptions): Promise<Entry> {
+  const query = parseEntryReadQuery(collection, params);
+  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
+  const entry = await getEntry(ctx, collection, id, opts);
+  return (await shape(ctx, collection, [entry], query, targets, opts.publishedOnly))[0]!;
+}
+
+/**
+ * One page of a collection's entries with `{data, meta: {total, limit, offset, next}}` (the query
+ * language of core/entry-query.ts): two indexed queries, plus one for the page's many-to-many ids
+ * when the collection has such fields, plus two per collection an `expand` reads. `meta.next` is
+ * the cursor of the following page, null on the last one.
+ *
+ * Expanded entries follow the list: with `publishedOnly` (delivery) a draft target is never
+ * shown, exactly like a missing one (null for a relation, left out of a relations list).
+ * `checkExpand` decides who may read each target collection (the delivery API's gates).
+ */
+export async function listEntries(
+  ctx: ServiceContext,
+  collection: StoredCollection,
+  params: URLSearchParams,
+  opts: ReadOptions,
+) {
   const query = parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly });
+  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
   const entries = repo(ctx, createEntryRepo);
-  const { rows, total } = await entries.list(collection.id, query, opts.publishedOnly);
+  const { rows, more, total } = await entries.list(collection.id, query, opts.publishedOnly);
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
-  return pageOf(rows.map((r) => toEntry(collection, r, relations?.get(r.id))), total, query);
+  const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
+  const last = rowsAsEntries[rowsAsEntries.length - 1];
+  const next = more && last ? encodeCursor(query.sort, last) : null;
+  const data = await shape(ctx, collection, rowsAsEntries, query, targets, opts.publishedOnly);
+  const page = pageOf(data, total, query);
+  return { data: page.data, meta: { ...page.meta, next } };
+}
+
+/**
+ * The collections an expansion reads, by name (a relation may point at its own collection), each
+ * passed through `check` before anything is read from it.
+ */
+async function checkedTargets(ctx: ServiceContext, collection: StoredCollection, fields: FieldDefinition[], check?: ExpandCheck): Promise<Map<string, StoredCollection>> {
+  const out = new Map<string, StoredCollection>();
+  for (const f of fields) {
+    const name = f.collection!;
+    if (!out.has(name)) out.set(name, name === collection.name ? collection : await getCollection(ctx, collection.workspaceId, name));
+  }
+  for (const target of out.values()) await check?.(target);
+  return out;
+}
+
+/** Entries as a read asked for them: relations expanded, then only the asked fields kept. */
+async function shape(ctx: ServiceContext, collection: StoredCollection, data: Entry[], query: EntryReadQuery, targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
+  let out = data;
+  if (query.expand.length > 0) out = await expand(ctx, out, query.expand, targets, publishedOnly);
+  if (query.fields) out = out.map((e) => project(e, collection, query.fields!, query.expand));
+  return out;
+}
+
+/** Replaces the ids of `fields` with the entries they name: one read per target collection. */
+async function expand(ctx: ServiceContext, data: Entry[], fields: FieldDefinition[], targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
+  const entries = repo(ctx, createEntryRepo);
+  const found = new Map<string, Map<string, Entry>>();
+  for (const [name, target] of targets) {
+    const ids = new Set<string>();
+    for (const f of fields.filter((x) => x.collection === name)) for (const e of data) for (const id of [e[f.name] ?? []].flat()) ids.add(String(id));
+    const rows = await entries.getMany(target.id, [...ids], { publishedOnly });
+    const relations = hasManyToMany(target) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
+    found.set(name, new Map(rows.map((r) => [r.id, toEntry(target, r, relations?.get(r.id))])));
+  }
+  return data.map((e) => {
+    const out: Entry = { ...e };
+    for (const f of fields) {
+      const byId = found.get(f.collection!)!;
+      out[f.name] =
+        f.type === "relation"
+          ? (typeof e[f.name] === "string" ? (byId.get(e[f.name] as string) ?? null) : null)
+          : (e[f.name] as string[]).flatMap((id) => byId.get(id) ?? []);
+    }
+    return out;
+  });
+}
+
+/** An entry with only the asked user fields (and the expanded ones), plus every system field. */
+function project(e: Entry, c: StoredCollection, fields: string[], expanded: FieldDefinition[]): Entry {
+  const keep = new Set([...fields, ...expanded.map((f) => f.name)]);
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(e)) if (keep.has(key) || !c.fields.some((f) => f.name === key)) out[key] = v;
+  return out as Entry;
 }
 
 function entryNotFound() {
@@ -131,8 +232,14 @@ function hasManyToMany(c: StoredCollection): boolean {
   return c.fields.some((f) => f.type === "relations");
 }
 
-function emit(ctx: ServiceContext, workspaceId: string, c: StoredCollection, events: ContentEventName[], entry: Entry): void {
-  for (const event of events) ctx.bus.emit({ workspaceId, event, data: { collection: c.name, entry: toEventEntry(c, entry) } });
+/**
+ * The events of a write, built inside its transaction: in durable mode they go into the outbox in
+ * that same transaction (docs/webhooks.md "Durable delivery"); they are published after commit.
+ */
+async function recordEvents(ctx: ServiceContext, tx: Sql, workspaceId: string, c: StoredCollection, names: ContentEventName[], entry: Entry): Promise<ServiceEvent[]> {
+  const events: ServiceEvent[] = names.map((event) => ({ workspaceId, event, data: { collection: c.name, entry: toEventEntry(c, entry) } }));
+  await ctx.outbox?.record(tx, events);
+  return events;
 }
 
 /** New `data`: stored values with the patch applied; null clears; many-to-many never lives here. */

@@ -12,6 +12,8 @@ import { createFormRepo, type StoredForm } from "../storage/forms.js";
 import { createSubmissionRepo, submissionBlobKey } from "../storage/submissions.js";
 import type { Sql } from "../storage/sql.js";
 import { repo } from "../storage/context.js";
+import type { ServiceEvent } from "../core/events.js";
+import { publish } from "./bus.js";
 import type { ServiceContext } from "./context.js";
 import { deleteSubmissionBlobs, storeUploads, type Upload } from "./submission-files.js";
 
@@ -150,17 +152,26 @@ export async function submitForm(ctx: ServiceContext, workspaceId: string, slug:
   const id = randomUUID();
   const files: SubmissionFile[] = await storeUploads(ctx, workspaceId, id, input.uploads.filter((u) => fileFields.has(u.field)));
   const at = new Date(ctx.now()).toISOString();
+  const event: ServiceEvent = {
+    workspaceId,
+    event: "form.submitted",
+    data: { form: { id: form.id, slug: form.slug, name: form.name }, formId: form.id, submission: { id, _submitted_at: at } },
+  };
+  const submission = { id, workspaceId, formId: form.id, data, files, submitted_at: at, updated_at: at };
   try {
-    await repo(ctx, createSubmissionRepo).insert({ id, workspaceId, formId: form.id, data, files, submitted_at: at, updated_at: at });
+    const outbox = ctx.outbox;
+    // Durable webhook mode: the event is recorded in the same transaction as the submission.
+    if (outbox) {
+      await ctx.sql.transaction(async (tx) => {
+        await repo(ctx, createSubmissionRepo).insert(submission, tx);
+        await outbox.record(tx, [event]);
+      });
+    } else await repo(ctx, createSubmissionRepo).insert(submission);
   } catch (error) {
     await deleteSubmissionBlobs(ctx, files.map((f) => submissionBlobKey(workspaceId, id, f.id)));
     throw error;
   }
-  ctx.bus.emit({
-    workspaceId,
-    event: "form.submitted",
-    data: { form: { id: form.id, slug: form.slug, name: form.name }, formId: form.id, submission: { id, _submitted_at: at } },
-  });
+  publish(ctx, [event]);
   return { id, stored: true };
 }
 

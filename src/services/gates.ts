@@ -8,7 +8,7 @@
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
-import type { Principal } from "../core/principal.js";
+import { assertHoldsGrant, bypassesGrants, type Actor, type Principal } from "../core/principal.js";
 import { admitsAccount, type AccountChange } from "../core/openings.js";
 import { evaluateRule, type RuleAccount } from "../core/rules.js";
 import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
@@ -55,14 +55,37 @@ export async function evaluateGate(ctx: ServiceContext, collection: StoredCollec
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
 }
 
-/**
- * Who makes a management change: a principal of the request, or the local operator (the CLI,
- * which like an owner bypasses grants).
- */
-export type Actor = Principal | { kind: "operator" };
+// Services and their callers name the actor of a change with these.
+export { OPERATOR, type Actor } from "../core/principal.js";
 
-/** The operator: what the CLI passes as the actor of its changes. */
-export const OPERATOR: Actor = { kind: "operator" };
+/**
+ * Whether an `expand` from `source` may read `target` through the delivery API: the target's own
+ * readers, so a public list never leaks a private or gated collection. A public target (or the
+ * source itself, already checked) needs nothing; otherwise the credential is read only now
+ * (`principal`) and 403 names what is missing: `entries:read` (no credential, or one the target
+ * does not accept, e.g. an account session into a private collection) or the gated collection
+ * whose rule the account does not satisfy.
+ */
+export async function assertCanExpand(
+  ctx: ServiceContext,
+  source: StoredCollection,
+  target: StoredCollection,
+  principal: () => Promise<Principal | undefined>,
+): Promise<void> {
+  if (target.access === "public" || target.id === source.id) return;
+  const p = await principal();
+  if (!p || !readerKinds(target).includes(p.kind)) {
+    const alt = target.access === "gated" ? " or an account session satisfying its rule" : "";
+    throw forbidden(`expand: collection ${target.name} is ${target.access}; expanding into it needs an API key holding entries:read${alt}`, {
+      grant: "entries:read",
+      collection: target.name,
+      parameter: "expand",
+    });
+  }
+  if (target.access === "gated") return evaluateGate(ctx, target, p);
+  assertEntriesRead(p);
+}
+
 
 /**
  * The one check of every change that widens who reads entries (core/openings.ts: opening a
@@ -71,8 +94,7 @@ export const OPERATOR: Actor = { kind: "operator" };
  * 403 `Missing grant: entries:read`; owners and the operator bypass.
  */
 export function assertMayOpen(actor: Actor): void {
-  if (actor.kind === "operator" || (actor.kind === "user" && actor.role === "owner")) return;
-  assertGrant(actor.kind === "account" ? [] : actor.grants, "entries:read");
+  assertHoldsGrant(actor, "entries:read");
 }
 
 /**
@@ -83,7 +105,7 @@ export function assertMayOpen(actor: Actor): void {
  * Owners and the operator bypass.
  */
 export async function assertMayAdmitAccount(ctx: ServiceContext, workspaceId: string, actor: Actor, change: AccountChange, creating: boolean): Promise<void> {
-  if (actor.kind === "operator" || (actor.kind === "user" && actor.role === "owner")) return;
+  if (bypassesGrants(actor)) return;
   if (!admitsAccount(change, creating)) return;
   const collections = await repo(ctx, createCollectionRepo).list(workspaceId);
   if (collections.some((c) => c.access === "gated")) assertMayOpen(actor);

@@ -7,7 +7,7 @@
  * const asset = await uploadMedia(ctx, ws.id, { filename: "logo.png", contentType: "image/png", bytes });
  */
 import { contentTypeFor, normalizeContentType, OCTET_STREAM } from "../core/content-types.js";
-import { badRequest } from "../core/errors.js";
+import { badRequest, payloadTooLarge } from "../core/errors.js";
 import { sanitizeFilename } from "../core/filenames.js";
 import { repo } from "../storage/context.js";
 import { createMediaRepo, toMediaMeta, type MediaMeta, type MediaPage, type MediaRecord } from "../storage/media.js";
@@ -18,16 +18,18 @@ export type { MediaMeta, MediaPage, MediaRecord };
 const media = (ctx: ServiceContext) => repo(ctx, createMediaRepo);
 
 /**
- * Stores an upload: 400 when it is empty; the filename is sanitized, and a missing or generic
+ * Stores an upload: 400 when it is empty, 413 past the upload limit; the filename is sanitized, and a missing or generic
  * declared type (`application/octet-stream`) is replaced by the one the name implies. The client's
  * type is only ever echoed as the delivery's header (nosniff).
  */
-export function uploadMedia(
+export async function uploadMedia(
   ctx: ServiceContext,
   workspaceId: string,
   upload: { filename: string; contentType?: string; bytes: Uint8Array },
 ): Promise<MediaRecord> {
   if (upload.bytes.byteLength === 0) throw badRequest("The uploaded file is empty");
+  // HTTP stops reading at the limit; callers that hold the bytes already (the CLI) meet it here.
+  if (upload.bytes.byteLength > ctx.options.uploadLimit) throw payloadTooLarge(ctx.options.uploadLimit);
   const filename = sanitizeFilename(upload.filename);
   const declared = normalizeContentType(upload.contentType);
   const contentType = declared && declared !== OCTET_STREAM ? declared : contentTypeFor(filename);

@@ -12,6 +12,8 @@ import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
 
+export type { StoredRule };
+
 /** Every rule of a workspace, by name. */
 export function listRules(ctx: ServiceContext, workspaceId: string): Promise<StoredRule[]> {
   return repo(ctx, createRuleRepo).list(workspaceId);

@@ -48,6 +48,12 @@ function assertWebhookFields(body: Record<string, unknown>, where: string): void
   assertKnownFields(body, WRITABLE, where);
 }
 
+/** The opt-in options beyond the spec (off by default), taken by a webhook body and the settings alike. */
+const flags = (input: { log_deliveries?: boolean; standard_webhooks?: boolean }) => ({
+  logDeliveries: input.log_deliveries,
+  standardWebhooks: input.standard_webhooks,
+});
+
 /** Every webhook of a workspace, oldest first. */
 export function listWebhooks(ctx: ServiceContext, workspaceId: string): Promise<WebhookRecord[]> {
   return webhooks(ctx).list(workspaceId);
@@ -72,6 +78,7 @@ export function createWebhook(ctx: ServiceContext, workspaceId: string, body: Re
     format: input.format ?? "service",
     headers: validateHeadersForCreate(input.headers),
     active: input.active ?? true,
+    ...flags(input),
   });
 }
 
@@ -92,6 +99,7 @@ export async function updateWebhook(ctx: ServiceContext, workspaceId: string, id
     format: input.format === undefined ? undefined : (input.format ?? "service"),
     active: input.active,
     headers,
+    ...flags(input),
   });
 }
 
@@ -106,13 +114,18 @@ export function getWebhookSettings(ctx: ServiceContext, workspaceId: string, id:
 }
 
 /**
- * Changes `{active?, debounce_ms?, debounce_scope?}`; debounce_ms up to one hour. The secret cannot
- * change (spec 6.6: a new webhook rotates it); any other field is 400.
+ * Changes `{active?, debounce_ms?, debounce_scope?, log_deliveries?, standard_webhooks?}`;
+ * debounce_ms up to one hour. The secret cannot be set (rotateSecret in webhook-deliveries.ts
+ * replaces it); any other field is 400.
  */
 export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>): Promise<WebhookSettings> {
   for (const key of Object.keys(body)) {
     if (!SETTINGS.includes(key)) {
-      throw badRequest(key === "secret" ? "The secret cannot be changed: create a new webhook to rotate it (spec 6.6)" : `Unknown setting ${JSON.stringify(key)}; settings are active, debounce_ms, debounce_scope`);
+      throw badRequest(
+        key === "secret"
+          ? "The secret cannot be set: rotate it with POST /api/dashboard/webhooks/{id}/rotate-secret"
+          : `Unknown setting ${JSON.stringify(key)}; settings are ${SETTINGS.join(", ")}`,
+      );
     }
   }
   const current = await webhooks(ctx).settings(workspaceId, id);
@@ -121,6 +134,7 @@ export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: st
     active: input.active,
     debounce_ms: input.debounce_ms ?? current.debounce_ms,
     debounce_scope: input.debounce_scope ?? current.debounce_scope,
+    ...flags(input),
   });
 }
 

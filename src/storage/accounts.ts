@@ -15,6 +15,7 @@ import { ACCOUNT_SESSION_TTL_MS } from "../core/lifetimes.js";
 import { looksLikeToken, verifyAgainstDummy, verifyPassword } from "../core/passwords.js";
 import type { StorageContext } from "./context.js";
 import { upgradePasswordHash } from "./password-upgrade.js";
+import { parseObjectColumn } from "./json-column.js";
 
 /** An end user as they see themselves (`GET /api/v1/accounts/me`). Never the password hash. */
 export interface Account {
@@ -39,7 +40,7 @@ const toAccount = (r: Row): Account => ({
   id: r.id,
   email: r.email,
   email_verified: r.email_verified_at != null,
-  attributes: parseAttributes(r.attributes),
+  attributes: parseObjectColumn(r.attributes),
   created_at: r.created_at,
 });
 
@@ -99,13 +100,4 @@ export function createAccountRepo(ctx: StorageContext) {
       return row && toAccount(row);
     },
   };
-}
-
-function parseAttributes(json: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -6,6 +6,7 @@
 import type { CollectionAccess, CollectionDefinition, FieldDefinition } from "../core/collections.js";
 import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
+import { parseArrayColumn } from "./json-column.js";
 
 /** A stored collection: its definition plus identity and timestamps. */
 export interface StoredCollection extends CollectionDefinition {
@@ -29,11 +30,7 @@ interface Row {
 const COLUMNS = "id, workspace_id, name, fields, access, rule_id, created_at, updated_at";
 
 function toCollection(row: Row): StoredCollection {
-  let fields: FieldDefinition[] = [];
-  try {
-    const parsed = JSON.parse(row.fields) as unknown;
-    if (Array.isArray(parsed)) fields = parsed as FieldDefinition[];
-  } catch {}
+  const fields = parseArrayColumn<FieldDefinition>(row.fields);
   // Unknown access values read as private: absent permission is never open access.
   const access: CollectionAccess = row.access === "public" || row.access === "gated" ? row.access : "private";
   return {

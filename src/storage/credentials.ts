@@ -5,6 +5,7 @@
 import type { Grant } from "../core/grants.js";
 import { isGrant } from "../core/grants.js";
 import type { StorageContext } from "./context.js";
+import { parseArrayColumn, parseObjectColumn } from "./json-column.js";
 
 export interface KeyCredential {
   id: string;
@@ -32,12 +33,7 @@ export interface AccountCredential {
 
 /** Stored grants are parsed leniently: an unknown string is dropped, never widened. */
 export function parseStoredGrants(json: string): Grant[] {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value) ? value.filter(isGrant) : [];
-  } catch {
-    return [];
-  }
+  return parseArrayColumn(json).filter(isGrant);
 }
 
 export function createCredentialRepo(ctx: StorageContext) {
@@ -76,10 +72,7 @@ export function createCredentialRepo(ctx: StorageContext) {
         [hash],
       );
       if (!row) return undefined;
-      let attributes: Record<string, unknown> = {};
-      try {
-        attributes = JSON.parse(row.attributes) as Record<string, unknown>;
-      } catch {}
+      const attributes = parseObjectColumn(row.attributes);
       return {
         userId: row.user_id,
         workspaceId: row.workspace_id,

@@ -13,6 +13,7 @@ import { conflict } from "../core/errors.js";
 import { hashPassword } from "../core/passwords.js";
 import type { StorageContext } from "./context.js";
 import { isUniqueViolation } from "./driver-errors.js";
+import { parseObjectColumn } from "./json-column.js";
 
 /** An end user as the dashboard sees them; never the password hash. */
 export interface EndUser {
@@ -150,11 +151,7 @@ export function createEndUserRepo(ctx: StorageContext) {
 }
 
 function toEndUser(row: Row): EndUser {
-  let attributes: Record<string, unknown> = {};
-  try {
-    const v = JSON.parse(row.attributes) as unknown;
-    if (v && typeof v === "object" && !Array.isArray(v)) attributes = v as Record<string, unknown>;
-  } catch {}
+  const attributes = parseObjectColumn(row.attributes);
   return {
     id: row.id,
     email: row.email,

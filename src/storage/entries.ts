@@ -4,22 +4,12 @@
  * with every many-to-many field as an id array; events leave those out (core/collections.ts toEventEntry).
  */
 import type { CollectionDefinition } from "../core/collections.js";
-import type { EntryStatus } from "../core/events.js";
+import type { Entry, EntryStatus } from "../core/events.js";
 import type { EntryListQuery } from "../core/entry-query.js";
 import type { StorageContext } from "./context.js";
 import type { Sql, SqlValue } from "./sql.js";
 import { buildListQuery, jsonPath } from "./entry-query.js";
-
-/** An entry as the API returns it (spec 2.5; many-to-many fields as id arrays). */
-export interface Entry {
-  id: string;
-  _status: EntryStatus;
-  _published_at: string | null;
-  _created_by: string;
-  _created_at: string;
-  _updated_at: string;
-  [field: string]: unknown;
-}
+import { parseObjectColumn } from "./json-column.js";
 
 /** A stored row with `data` parsed. */
 export interface EntryRow {
@@ -40,12 +30,7 @@ type RawRow = Omit<EntryRow, "data" | "status"> & { status: string; data: string
 const COLUMNS = "id, collection_id, status, data, published_at, created_by, created_at, updated_at";
 
 function fromRaw(raw: RawRow): EntryRow {
-  let data: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(raw.data) as unknown;
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
-  } catch {}
-  return { ...raw, status: raw.status === "published" ? "published" : "draft", data };
+  return { ...raw, status: raw.status === "published" ? "published" : "draft", data: parseObjectColumn(raw.data) };
 }
 
 /**
@@ -79,15 +64,36 @@ export function createEntryRepo(ctx: StorageContext) {
       return raw && fromRaw(raw);
     },
 
-    /** One page and the total (two indexed queries; see storage/entry-query.ts). */
-    /** One page and the total; an unfiltered total is one read of entry_counts (migration 003). */
+    /**
+     * One page and the total (an unfiltered total is one read of entry_counts, migration 003);
+     * `more` says whether rows follow the page (one extra row is read to know).
+     */
     async list(collectionId: string, query: EntryListQuery, publishedOnly: boolean, db: Sql = ctx.sql) {
       const q = buildListQuery(db.dialect, collectionId, query, publishedOnly);
       const [rows, count] = await Promise.all([
-        query.limit === 0 ? Promise.resolve([]) : db.all<RawRow>(`SELECT ${COLUMNS} FROM entries ${q.where} ${q.orderBy} LIMIT ? OFFSET ?`, [...q.params, ...q.orderParams, query.limit, query.offset]),
+        query.limit === 0
+          ? Promise.resolve([])
+          : db.all<RawRow>(`SELECT ${COLUMNS} FROM entries ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`, [
+              ...q.params,
+              ...q.keysetParams,
+              ...q.orderParams,
+              query.limit + 1,
+              query.offset,
+            ]),
         countOf(db, collectionId, query, publishedOnly, q),
       ]);
-      return { rows: rows.map(fromRaw), total: Number(count?.n ?? 0) };
+      return { rows: rows.slice(0, query.limit).map(fromRaw), more: rows.length > query.limit, total: Number(count?.n ?? 0) };
+    },
+
+    /** Entries of a collection by id (published ones only with `publishedOnly`), in no order. */
+    async getMany(collectionId: string, ids: string[], opts: { publishedOnly?: boolean } = {}, db: Sql = ctx.sql): Promise<EntryRow[]> {
+      if (ids.length === 0) return [];
+      const status = opts.publishedOnly ? " AND status = 'published'" : "";
+      const raw = await db.all<RawRow>(
+        `SELECT ${COLUMNS} FROM entries WHERE collection_id = ? AND id IN (${ids.map(() => "?").join(", ")})${status}`,
+        [collectionId, ...ids],
+      );
+      return raw.map(fromRaw);
     },
 
     async insert(row: EntryRow, db: Sql = ctx.sql): Promise<void> {
@@ -169,6 +175,38 @@ export function createEntryRepo(ctx: StorageContext) {
       }
     },
 
+    /** How many entries hold a value for a field (a key that is not null, or relation rows). */
+    async countValues(collectionId: string, field: string, manyToMany: boolean, db: Sql = ctx.sql): Promise<number> {
+      const row = manyToMany
+        ? await db.get<{ n: number }>("SELECT COUNT(DISTINCT entry_id) AS n FROM entry_relations WHERE field = ? AND entry_id IN (SELECT id FROM entries WHERE collection_id = ?)", [field, collectionId])
+        : db.dialect === "postgresql"
+          ? await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entries WHERE collection_id = ? AND COALESCE(jsonb_typeof(data::jsonb -> CAST(? AS TEXT)), 'null') <> 'null'", [collectionId, field])
+          : await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entries WHERE collection_id = ? AND COALESCE(json_type(data, ?), 'null') <> 'null'", [collectionId, jsonPath(field)]);
+      return Number(row?.n ?? 0);
+    },
+    /**
+     * Moves a renamed field's stored values (drafts and published alike: one row per entry) to the
+     * new key, or its relation rows to the new field name. `updated_at` stays: no entry was edited.
+     */
+    async renameField(collectionId: string, from: string, to: string, manyToMany: boolean, db: Sql = ctx.sql): Promise<void> {
+      if (manyToMany) {
+        await db.run("UPDATE entry_relations SET field = ? WHERE field = ? AND entry_id IN (SELECT id FROM entries WHERE collection_id = ?)", [to, from, collectionId]);
+      } else if (db.dialect === "postgresql") {
+        await db.run(
+          "UPDATE entries SET data = ((data::jsonb - CAST(? AS TEXT)) || jsonb_build_object(CAST(? AS TEXT), data::jsonb -> CAST(? AS TEXT)))::text WHERE collection_id = ? AND (data::jsonb -> CAST(? AS TEXT)) IS NOT NULL",
+          [from, to, from, collectionId, from],
+        );
+      } else {
+        // `->` keeps the JSON type (json_extract would turn true into 1).
+        await db.run("UPDATE entries SET data = json_set(json_remove(data, ?), ?, data -> ?) WHERE collection_id = ? AND json_type(data, ?) IS NOT NULL", [
+          jsonPath(from),
+          jsonPath(to),
+          jsonPath(from),
+          collectionId,
+          jsonPath(from),
+        ]);
+      }
+    },
     /** Drops a removed field's stored values (in `data`, or its relation rows). */
     async dropField(collectionId: string, field: string, manyToMany: boolean, db: Sql = ctx.sql): Promise<void> {
       if (manyToMany) {

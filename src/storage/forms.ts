@@ -8,6 +8,7 @@
 import type { FormDefinition, FormField } from "../core/forms.js";
 import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
+import { parseArrayColumn, parseJsonColumn } from "./json-column.js";
 
 /** A stored form: its definition plus identity and timestamps. */
 export interface StoredForm extends FormDefinition {
@@ -37,11 +38,7 @@ interface Row {
 const COLUMNS = "id, workspace_id, slug, name, fields, honeypot, retired_fields, created_at, updated_at";
 
 function toForm(row: Row): StoredForm {
-  let fields: FormField[] = [];
-  try {
-    const parsed = JSON.parse(row.fields) as unknown;
-    if (Array.isArray(parsed)) fields = parsed as FormField[];
-  } catch {}
+  const fields = parseArrayColumn<FormField>(row.fields);
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -109,11 +106,6 @@ export function createFormRepo(ctx: StorageContext) {
 
 /** A stored name list; anything unreadable is "not known" (null), the cautious reading. */
 function parseNames(json: string | null): string[] | null {
-  if (json === null) return null;
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) && v.every((n) => typeof n === "string") ? v : null;
-  } catch {
-    return null;
-  }
+  const v = json === null ? undefined : parseJsonColumn(json);
+  return Array.isArray(v) && v.every((n) => typeof n === "string") ? v : null;
 }

@@ -9,6 +9,7 @@
 import type { SubmissionFile } from "../core/form-values.js";
 import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
+import { parseArrayColumn, parseObjectColumn } from "./json-column.js";
 
 /** One stored submission. */
 export interface StoredSubmission {
@@ -108,27 +109,9 @@ function toSubmission(row: Row): StoredSubmission {
     id: row.id,
     workspaceId: row.workspace_id,
     formId: row.form_id,
-    data: parseObject(row.data),
-    files: parseFiles(row.files),
+    data: parseObjectColumn(row.data),
+    files: parseArrayColumn<SubmissionFile>(row.files),
     submitted_at: row.submitted_at,
     updated_at: row.updated_at,
   };
-}
-
-function parseObject(json: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-function parseFiles(json: string): SubmissionFile[] {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) ? (v as SubmissionFile[]) : [];
-  } catch {
-    return [];
-  }
 }

@@ -17,6 +17,13 @@ export interface WebhookRecord {
   active: boolean;
   format: WebhookFormat;
   header_names: string[];
+  /**
+   * Opt-in features beyond the spec, present only when on (absent = false): a webhook with every
+   * option off answers exactly the record of spec 4.3. log_deliveries: the delivery log;
+   * standard_webhooks: the Standard Webhooks headers next to X-Service-Signature.
+   */
+  log_deliveries?: true;
+  standard_webhooks?: true;
   created_at: string;
 }
 
@@ -26,6 +33,17 @@ export interface WebhookSettings {
   debounce_ms: number;
   debounce_scope: DebounceScope;
   secret: string;
+  /** As on the record: present only when on. */
+  log_deliveries?: true;
+  standard_webhooks?: true;
+  /** End of an open rotation window (the previous secret still signs webhook-signature); absent otherwise. */
+  previous_secret_until?: string;
+}
+
+/** Flags a create, a PUT or the settings may change. */
+export interface WebhookFlags {
+  logDeliveries?: boolean;
+  standardWebhooks?: boolean;
 }
 
 interface Row {
@@ -40,6 +58,10 @@ interface Row {
   secret_sealed: string;
   debounce_ms: number;
   debounce_scope: string;
+  log_deliveries: number;
+  standard_webhooks: number;
+  previous_secret_sealed: string | null;
+  previous_secret_until: string | null;
   created_at: string;
 }
 
@@ -56,8 +78,19 @@ const toRecord = (r: Row): WebhookRecord => ({
   active: Boolean(r.active),
   format: r.format as WebhookFormat,
   header_names: JSON.parse(r.header_names) as string[],
+  ...flagFields(r),
   created_at: r.created_at,
 });
+
+/** The opt-in flags that are on, as response fields (absent when off). */
+function flagFields(r: Row): { log_deliveries?: true; standard_webhooks?: true } {
+  return {
+    ...(Number(r.log_deliveries) ? { log_deliveries: true as const } : {}),
+    ...(Number(r.standard_webhooks) ? { standard_webhooks: true as const } : {}),
+  };
+}
+
+const flag = (value: boolean | undefined, current: number) => (value === undefined ? Number(current) : value ? 1 : 0);
 
 const sortedNames = (headers: Record<string, string>) => Object.keys(headers).sort((a, b) => a.localeCompare(b));
 
@@ -96,6 +129,11 @@ export function createWebhookRepo(ctx: StorageContext) {
     secret: sealer.open(r.secret_sealed),
     debounceMs: Number(r.debounce_ms),
     debounceScope: r.debounce_scope === "webhook" ? "webhook" : "entry",
+    logDeliveries: Boolean(Number(r.log_deliveries)),
+    standardWebhooks: Boolean(Number(r.standard_webhooks)),
+    ...(r.previous_secret_sealed && r.previous_secret_until
+      ? { previousSecret: { secret: sealer.open(r.previous_secret_sealed), until: Date.parse(r.previous_secret_until) } }
+      : {}),
   });
 
   return {
@@ -109,7 +147,7 @@ export function createWebhookRepo(ctx: StorageContext) {
 
     async create(
       workspaceId: string,
-      input: { url: string; events: EventName[]; format: WebhookFormat; headers: Record<string, string>; active: boolean },
+      input: { url: string; events: EventName[]; format: WebhookFormat; headers: Record<string, string>; active: boolean } & WebhookFlags,
     ): Promise<WebhookRecord> {
       const now = new Date(ctx.now()).toISOString();
       const r: Row = {
@@ -124,6 +162,10 @@ export function createWebhookRepo(ctx: StorageContext) {
         secret_sealed: sealer.seal(generateWebhookSecret()),
         debounce_ms: 0,
         debounce_scope: "entry",
+        log_deliveries: input.logDeliveries ? 1 : 0,
+        standard_webhooks: input.standardWebhooks ? 1 : 0,
+        previous_secret_sealed: null,
+        previous_secret_until: null,
         created_at: now,
       };
       // Count and insert in one transaction, the workspace row locked on PostgreSQL (SQLite
@@ -136,8 +178,8 @@ export function createWebhookRepo(ctx: StorageContext) {
         }
         await tx.run(
           `INSERT INTO webhooks (id, workspace_id, url, events, active, format, headers_sealed, header_names, secret_sealed,
-            debounce_ms, debounce_scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [r.id, workspaceId, r.url, r.events, r.active, r.format, r.headers_sealed, r.header_names, r.secret_sealed, 0, "entry", now, now],
+            debounce_ms, debounce_scope, log_deliveries, standard_webhooks, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [r.id, workspaceId, r.url, r.events, r.active, r.format, r.headers_sealed, r.header_names, r.secret_sealed, 0, "entry", r.log_deliveries, r.standard_webhooks, now, now],
         );
       });
       return toRecord(r);
@@ -151,7 +193,7 @@ export function createWebhookRepo(ctx: StorageContext) {
     async update(
       workspaceId: string,
       id: string,
-      patch: { url?: string; events?: EventName[]; format?: WebhookFormat; headers?: Record<string, string>; active?: boolean },
+      patch: { url?: string; events?: EventName[]; format?: WebhookFormat; headers?: Record<string, string>; active?: boolean } & WebhookFlags,
     ): Promise<WebhookRecord> {
       const current = await row(workspaceId, id);
       const next: Row = {
@@ -162,16 +204,35 @@ export function createWebhookRepo(ctx: StorageContext) {
         active: patch.active === undefined ? current.active : patch.active ? 1 : 0,
         headers_sealed: patch.headers ? sealHeaders(patch.headers) : current.headers_sealed,
         header_names: patch.headers ? JSON.stringify(sortedNames(patch.headers)) : current.header_names,
+        log_deliveries: flag(patch.logDeliveries, current.log_deliveries),
+        standard_webhooks: flag(patch.standardWebhooks, current.standard_webhooks),
       };
       await sql.run(
-        "UPDATE webhooks SET url = ?, events = ?, format = ?, active = ?, headers_sealed = ?, header_names = ?, updated_at = ? WHERE id = ? AND workspace_id = ?",
-        [next.url, next.events, next.format, next.active, next.headers_sealed, next.header_names, new Date(ctx.now()).toISOString(), id, workspaceId],
+        `UPDATE webhooks SET url = ?, events = ?, format = ?, active = ?, headers_sealed = ?, header_names = ?, log_deliveries = ?,
+          standard_webhooks = ?, updated_at = ? WHERE id = ? AND workspace_id = ?`,
+        [
+          next.url,
+          next.events,
+          next.format,
+          next.active,
+          next.headers_sealed,
+          next.header_names,
+          next.log_deliveries,
+          next.standard_webhooks,
+          new Date(ctx.now()).toISOString(),
+          id,
+          workspaceId,
+        ],
       );
       return toRecord(next);
     },
 
     async remove(workspaceId: string, id: string): Promise<void> {
-      const { changes } = await sql.run("DELETE FROM webhooks WHERE id = ? AND workspace_id = ?", [id, workspaceId]);
+      // The log goes with the webhook (the foreign key cascades too; explicit so it never depends on it).
+      const changes = await sql.transaction(async (tx) => {
+        await tx.run("DELETE FROM webhook_deliveries WHERE webhook_id = ? AND workspace_id = ?", [id, workspaceId]);
+        return (await tx.run("DELETE FROM webhooks WHERE id = ? AND workspace_id = ?", [id, workspaceId])).changes;
+      });
       if (changes === 0) throw notFound("Webhook not found");
     },
 
@@ -182,24 +243,48 @@ export function createWebhookRepo(ctx: StorageContext) {
         debounce_ms: Number(r.debounce_ms),
         debounce_scope: r.debounce_scope === "webhook" ? "webhook" : "entry",
         secret: sealer.open(r.secret_sealed),
+        ...flagFields(r),
+        ...(r.previous_secret_until && Date.parse(r.previous_secret_until) > ctx.now() ? { previous_secret_until: r.previous_secret_until } : {}),
       };
     },
 
     async updateSettings(
       workspaceId: string,
       id: string,
-      patch: { active?: boolean; debounce_ms?: number; debounce_scope?: DebounceScope },
+      patch: { active?: boolean; debounce_ms?: number; debounce_scope?: DebounceScope } & WebhookFlags,
     ): Promise<WebhookSettings> {
       const r = await row(workspaceId, id);
-      await sql.run("UPDATE webhooks SET active = ?, debounce_ms = ?, debounce_scope = ?, updated_at = ? WHERE id = ? AND workspace_id = ?", [
-        patch.active === undefined ? r.active : patch.active ? 1 : 0,
-        patch.debounce_ms ?? r.debounce_ms,
-        patch.debounce_scope ?? r.debounce_scope,
-        new Date(ctx.now()).toISOString(),
-        id,
-        workspaceId,
-      ]);
+      await sql.run(
+        `UPDATE webhooks SET active = ?, debounce_ms = ?, debounce_scope = ?, log_deliveries = ?, standard_webhooks = ?, updated_at = ?
+          WHERE id = ? AND workspace_id = ?`,
+        [
+          patch.active === undefined ? r.active : patch.active ? 1 : 0,
+          patch.debounce_ms ?? r.debounce_ms,
+          patch.debounce_scope ?? r.debounce_scope,
+          flag(patch.logDeliveries, r.log_deliveries),
+          flag(patch.standardWebhooks, r.standard_webhooks),
+          new Date(ctx.now()).toISOString(),
+          id,
+          workspaceId,
+        ],
+      );
       return this.settings(workspaceId, id);
+    },
+
+    /**
+     * A new secret (returned once, to the caller). With `windowMs` > 0 the current one becomes the
+     * previous secret, sealed like it, and keeps signing webhook-signature until the window ends;
+     * a previous secret of an earlier rotation is replaced.
+     */
+    async rotateSecret(workspaceId: string, id: string, windowMs: number): Promise<{ secret: string; previous_secret_until: string | null }> {
+      const r = await row(workspaceId, id);
+      const secret = generateWebhookSecret();
+      const until = windowMs > 0 ? new Date(ctx.now() + windowMs).toISOString() : null;
+      await sql.run(
+        "UPDATE webhooks SET secret_sealed = ?, previous_secret_sealed = ?, previous_secret_until = ?, updated_at = ? WHERE id = ? AND workspace_id = ?",
+        [sealer.seal(secret), until ? r.secret_sealed : null, until, new Date(ctx.now()).toISOString(), id, workspaceId],
+      );
+      return { secret, previous_secret_until: until };
     },
 
     /**

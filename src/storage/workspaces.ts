@@ -156,6 +156,31 @@ export function createWorkspaceRepo(sql: Sql) {
       }
     },
 
+    /**
+     * Replaces the site hosts that address the workspace (its dashboard host stays). A host of
+     * another workspace is a 409 naming it; the dashboard host cannot also be a site host (400).
+     */
+    async setHosts(id: string, hosts: string[]): Promise<void> {
+      const normalized = [...new Set(hosts.map((h) => normalizeHost(h)))];
+      if (normalized.length === 0) throw badRequest("A workspace needs at least one host (--host)");
+      const dashboard = (await hostsOf(id)).find((h) => Number(h.dashboard))?.host;
+      if (dashboard && normalized.includes(dashboard)) throw badRequest(`The dashboard host ${dashboard} cannot also be a site host`);
+      try {
+        await sql.transaction(async (tx) => {
+          await tx.run("DELETE FROM workspace_hosts WHERE workspace_id = ? AND dashboard = 0", [id]);
+          for (const host of normalized) await tx.run("INSERT INTO workspace_hosts (host, workspace_id, dashboard) VALUES (?, ?, 0)", [host, id]);
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const rows = await sql.all<{ host: string }>(
+          `SELECT host FROM workspace_hosts WHERE workspace_id <> ? AND host IN (${normalized.map(() => "?").join(", ")})`,
+          [id, ...normalized],
+        );
+        const taken = normalized.find((h) => rows.some((r) => r.host === h));
+        throw conflict(`Host ${taken ?? normalized[0]} already belongs to a workspace`);
+      }
+    },
+
     async setIdentity(id: string, identity: boolean): Promise<void> {
       await sql.run("UPDATE workspaces SET identity = ? WHERE id = ?", [identity ? 1 : 0, id]);
     },

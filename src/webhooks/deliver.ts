@@ -5,9 +5,8 @@
 import { request, type Agent } from "node:https";
 import { performance } from "node:perf_hooks";
 import { urlToHttpOptions } from "node:url";
-import type { ServiceEvent } from "../core/events.js";
 import { AddressNotAllowedError, checkLiteralHost } from "./pinned-agent.js";
-import { SIGNATURE_HEADER, signDelivery } from "./sign.js";
+import { SIGNATURE_HEADER, signBody, standardWebhookHeaders } from "./sign.js";
 import type { WebhookTarget } from "./types.js";
 
 export interface AttemptOptions {
@@ -17,6 +16,8 @@ export interface AttemptOptions {
   allowPrivateTargets: boolean;
   /** Send time of this attempt, ISO 8601 (spec 6.1). */
   timestamp: string;
+  /** `webhook-id` of the delivery: the same on every attempt (sent only with standardWebhooks). */
+  deliveryId: string;
 }
 
 export interface AttemptOutcome {
@@ -25,6 +26,11 @@ export interface AttemptOutcome {
   error?: string;
   signature: string;
   durationMs: number;
+  /**
+   * The headers this attempt sent that the service set itself (signatures included); custom
+   * header values are never in it. Absent when no request was built.
+   */
+  sentHeaders?: Record<string, string>;
 }
 
 /** A running attempt; `abort` ends it as a failure (used by close()). */
@@ -40,22 +46,29 @@ const RESERVED_HEADERS = new Set(["host", "content-type", "content-length", "tra
 const DRAIN_LIMIT = 64 * 1024;
 
 /**
- * Starts one signed POST of `event` to `target`.
+ * Starts one signed POST of `body` (built for this attempt's timestamp) to `target`.
  *
  * @example
- * const { done } = startAttempt(target, event, { agent, timeoutMs: 10_000, allowPrivateTargets: false, timestamp });
+ * const { done } = startAttempt(target, body, { agent, timeoutMs: 10_000, allowPrivateTargets: false, timestamp, deliveryId });
  * const { ok, status, signature } = await done;
  */
-export function startAttempt(target: WebhookTarget, event: ServiceEvent, options: AttemptOptions): Attempt {
+export function startAttempt(target: WebhookTarget, body: Buffer, options: AttemptOptions): Attempt {
   const started = performance.now();
-  const { body, signature } = signDelivery(target, event, options.timestamp);
-  let settle!: (outcome: Omit<AttemptOutcome, "signature" | "durationMs">) => void;
+  const signature = signBody(target.secret, body);
+  const own: Record<string, string> = {
+    "Content-Type": "application/json",
+    "Content-Length": String(body.length),
+    [SIGNATURE_HEADER]: signature,
+    ...(target.standardWebhooks ? standardWebhookHeaders(target, options.deliveryId, body, Date.parse(options.timestamp)) : {}),
+  };
+  let sentHeaders: Record<string, string> | undefined;
+  let settle!: (outcome: Omit<AttemptOutcome, "signature" | "durationMs" | "sentHeaders">) => void;
   let settled = false;
   const done = new Promise<AttemptOutcome>((resolve) => {
     settle = (outcome) => {
       if (settled) return;
       settled = true;
-      resolve({ ...outcome, signature, durationMs: performance.now() - started });
+      resolve({ ...outcome, signature, durationMs: performance.now() - started, ...(sentHeaders && { sentHeaders }) });
     };
   });
   const fail = (error: string) => settle({ ok: false, status: null, error });
@@ -74,8 +87,9 @@ export function startAttempt(target: WebhookTarget, event: ServiceEvent, options
       ...urlToHttpOptions(url),
       method: "POST",
       agent: options.agent,
-      headers: buildHeaders(target.headers, body.length, signature),
+      headers: buildHeaders(target.headers, own),
     });
+    sentHeaders = own;
   } catch (err) {
     // Only an illegal custom header name or value gets here; Node's message names the header, not its value.
     fail(errorText(err));
@@ -126,15 +140,14 @@ function targetUrl(raw: string, allowPrivateTargets: boolean): URL {
   return url;
 }
 
-function buildHeaders(custom: Record<string, string>, length: number, signature: string): Record<string, string | number> {
-  const headers: Record<string, string | number> = {};
+/** Custom headers first, then the service's own, which always win (spec 6.5). */
+function buildHeaders(custom: Record<string, string>, own: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const taken = new Set(Object.keys(own).map((name) => name.toLowerCase()));
   for (const [name, value] of Object.entries(custom)) {
-    if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    if (!RESERVED_HEADERS.has(name.toLowerCase()) && !taken.has(name.toLowerCase())) headers[name] = value;
   }
-  headers["Content-Type"] = "application/json";
-  headers["Content-Length"] = length;
-  headers[SIGNATURE_HEADER] = signature;
-  return headers;
+  return Object.assign(headers, own);
 }
 
 /** TLS verification failures that trusting the receiver's CA would fix (a local or private CA). */

@@ -18,12 +18,16 @@
  * - Windows are per process unless `windows` is a shared store (redis-windows.ts in the service):
  *   then a window is cluster-wide and only the instance that put its last value in it sends it.
  */
-import { eventSubjectId, type ServiceEvent } from "../core/events.js";
+import { randomUUID } from "node:crypto";
+import { eventSubjectId, restampDeliveryBody, type ServiceEvent } from "../core/events.js";
+import { toDeliveryBody } from "./sign.js";
 import { createDebounceWindows } from "./debounce.js";
 import { createPinnedAgent } from "./pinned-agent.js";
-import { DEFAULTS, MAX_DEBOUNCE_MS, resolveOptions } from "./options.js";
+import { DEFAULTS, resolveOptions } from "./options.js";
+import { coalesceKey, debounceWindow, wantsEvent } from "./matching.js";
 import { createDeliveryQueue } from "./queue.js";
-import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget, WindowStoreFactory } from "./types.js";
+import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
+import { memoryWindowStore } from "./window-store.js";
 
 interface Pending {
   target: WebhookTarget;
@@ -58,14 +62,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     maxPerHost: opts.maxPerHost,
     allowPrivateTargets: opts.allowPrivateTargets,
     current: source.current && ((workspaceId, webhookId) => source.current!(workspaceId, webhookId)),
+    ...(opts.onAttempt && { onAttempt: opts.onAttempt }),
   });
+  const payloadOf = (event: ServiceEvent) => (target: WebhookTarget, timestamp: string) => toDeliveryBody(target.format, event, timestamp);
   // spec 6.7.1: content.updated is coalesced per entry BEFORE the webhooks are looked up. Every
   // webhook of the workspace sees the same update stream, so this equals coalescing per
   // (webhook, entry), with one window and one lookup per burst instead of one per webhook.
-  const windows: WindowStoreFactory = opts.windows === "memory" ? (_stage, c, onClose) => createDebounceWindows(c, onClose) : opts.windows;
-  const coalesce = windows<ServiceEvent>("coalesce", clock, (event) => fanOut(event, false), logger);
+  const store = opts.windows === "memory" ? memoryWindowStore : opts.windows;
+  const coalesce = createDebounceWindows(store<ServiceEvent>({ stage: "coalesce", clock, logger }), clock, (event) => fanOut(event, false), logger);
   // spec 6.7.2: the optional per-webhook window, after coalescing (so updated waits ~debounce_ms + 0.5 s).
-  const debounce = windows<Pending>("debounce", clock, ({ target, event }) => send(target, event), logger);
+  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, ({ target, event }) => send(target, event), logger);
   const lookups = new Set<Promise<void>>();
   let dropped = 0;
   let closing: Promise<void> | undefined;
@@ -89,12 +95,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       .then(() => source.targetsFor(event.workspaceId, event.event))
       .then((targets) => {
         lookups.delete(lookup); // it becomes windows/deliveries now: do not count it twice against the cap
-        for (const target of targets) {
-          // The source promises active, subscribed webhooks of this workspace; checked again anyway.
-          if (target.active && target.workspaceId === event.workspaceId && target.events.includes(event.event)) {
-            route(target, event, immediate);
-          }
-        }
+        for (const target of targets) if (wantsEvent(target, event)) route(target, event, immediate);
       })
       .catch((err: unknown) => {
         dropped++;
@@ -109,19 +110,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean): void => {
-    const delay = Math.min(target.debounceMs || 0, MAX_DEBOUNCE_MS);
-    if (immediate || !(delay > 0)) return send(target, event);
-    const key =
-      target.debounceScope === "webhook"
-        ? `${target.id}\0${event.event}`
-        : `${target.id}\0${event.event}\0${eventSubjectId(event)}`;
-    if (!debounce.has(key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    debounce.touch(key, { target, event }, delay);
+    const window = immediate ? undefined : debounceWindow(target, event);
+    if (!window) return send(target, event);
+    if (!debounce.has(window.key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
+    debounce.touch(window.key, { target, event }, window.delayMs);
   };
 
   const send = (target: WebhookTarget, event: ServiceEvent): void => {
     if (pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    queue.push({ target, event, retries: true, reread: true });
+    queue.push({ target, event, payload: payloadOf(event), retries: true, reread: true });
   };
 
   const flush = async (): Promise<void> => {
@@ -143,9 +140,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (late) queue.abortAll(`dispatcher closed before the delivery finished (grace ${graceMs} ms)`);
       await queue.idle();
     }
+    await queue.recorded();
     await coalesce.drain();
     await debounce.drain();
-    await Promise.all([coalesce.close?.(), debounce.close?.()]).catch((err: unknown) =>
+    await Promise.all([coalesce.close(), debounce.close()]).catch((err: unknown) =>
       logger.warn("webhook window store did not close cleanly", { error: err instanceof Error ? err.message : String(err) }),
     );
     agent.destroy();
@@ -159,8 +157,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           logger.warn("webhook event dropped: dispatcher closed", { workspace: event.workspaceId, event: event.event });
           return;
         }
-        if (event.event === "content.updated") {
-          const key = `${event.workspaceId}\0${event.data.entry.id}`;
+        const key = coalesceKey(event);
+        if (key !== undefined) {
           if (!coalesce.has(key) && pending() >= opts.maxPending) return dropFull({ event: event.event });
           return coalesce.touch(key, event, opts.coalesceMs);
         }
@@ -176,7 +174,29 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (closing) {
         return Promise.resolve<DeliveryResult>({ ok: false, status: null, error: "dispatcher closed", attempts: 0, durationMs: 0, signature: "" });
       }
-      return new Promise((resolve) => queue.push({ target, event, retries: deliverOptions?.retries ?? false, onDone: resolve }));
+      return new Promise((resolve) =>
+        queue.push({ target, event, payload: payloadOf(event), retries: deliverOptions?.retries ?? false, reread: deliverOptions?.reread, onDone: resolve }),
+      );
+    },
+    redeliver(target, delivery) {
+      const deliveryId = `msg_${randomUUID()}`;
+      if (closing) {
+        dropped++;
+        logger.warn("webhook redelivery dropped: dispatcher closed", { webhook: target.id, event: delivery.event });
+        return { deliveryId, done: Promise.resolve<DeliveryResult>({ ok: false, status: null, error: "dispatcher closed", attempts: 0, durationMs: 0, signature: "" }) };
+      }
+      const done = new Promise<DeliveryResult>((resolve) =>
+        queue.push({
+          target,
+          event: { workspaceId: target.workspaceId, event: delivery.event },
+          payload: (_target, timestamp) => Buffer.from(restampDeliveryBody(delivery.format, delivery.body, timestamp), "utf8"),
+          retries: true,
+          redelivery: true,
+          deliveryId,
+          onDone: resolve,
+        }),
+      );
+      return { deliveryId, done };
     },
     flush,
     close(closeOptions) {

@@ -10,6 +10,8 @@ export { createDispatcher } from "./dispatcher.js";
 export { SIGNATURE_HEADER, signBody, signDelivery, toDeliveryBody } from "./sign.js";
 export { AddressNotAllowedError } from "./pinned-agent.js";
 export type {
+  AttemptRecord,
+  Redelivery,
   DeliveryResult,
   Dispatcher,
   DispatcherClock,
@@ -21,5 +23,6 @@ export type {
   WebhookTarget,
   WindowStage,
   WindowStore,
+  WindowStoreContext,
   WindowStoreFactory,
 } from "./types.js";

@@ -15,12 +15,10 @@ export const DEFAULTS = {
   graceMs: 5000,
 } as const;
 
-/** spec 2.6: debounce_ms is at most one hour. */
-export const MAX_DEBOUNCE_MS = 3_600_000;
-
-export interface ResolvedOptions extends Required<Omit<DispatcherOptions, "lookup" | "ca">> {
+export interface ResolvedOptions extends Required<Omit<DispatcherOptions, "lookup" | "ca" | "onAttempt">> {
   lookup: DispatcherOptions["lookup"];
   ca: DispatcherOptions["ca"];
+  onAttempt: DispatcherOptions["onAttempt"];
 }
 
 const defaultClock: DispatcherClock = {
@@ -42,6 +40,7 @@ export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
     allowPrivateTargets: options.allowPrivateTargets ?? false,
     lookup: options.lookup,
     ca: options.ca,
+    onAttempt: options.onAttempt,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     retryDelaysMs: [...(options.retryDelaysMs ?? DEFAULTS.retryDelaysMs)],
     coalesceMs: options.coalesceMs ?? DEFAULTS.coalesceMs,

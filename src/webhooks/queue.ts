@@ -3,14 +3,15 @@
  * a slow receiver cannot starve the others, up to N attempts with waits between them, then drop
  * and log. Deliveries are independent: no ordering between them is kept.
  */
+import { randomUUID } from "node:crypto";
 import type { Agent } from "node:https";
 import { performance } from "node:perf_hooks";
 import { schedule } from "./debounce.js";
 import { isSkipped, startCurrentAttempt } from "./current.js";
 import { startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
-import { finish, logFields } from "./report.js";
+import { finish, logFields, toAttemptRecord } from "./report.js";
 import type { Job } from "./job.js";
-import type { DispatcherClock, DispatcherLogger, WebhookSource, WebhookTarget } from "./types.js";
+import type { AttemptRecord, DispatcherClock, DispatcherLogger, WebhookSource, WebhookTarget } from "./types.js";
 
 export interface DeliveryQueueOptions {
   agent: Agent;
@@ -23,6 +24,8 @@ export interface DeliveryQueueOptions {
   allowPrivateTargets: boolean;
   /** Reads a webhook as it is now; without it every attempt uses the target it was queued with. */
   current?: WebhookSource["current"];
+  /** Receives every attempt to a target with `logDeliveries`. */
+  onAttempt?: (record: AttemptRecord) => void | Promise<void>;
 }
 
 interface HostLane {
@@ -36,7 +39,7 @@ export type DeliveryQueue = ReturnType<typeof createDeliveryQueue>;
 /**
  * @example
  * const queue = createDeliveryQueue({ agent, clock, logger, timeoutMs: 10_000, retryDelaysMs: [1000, 2000], maxConcurrency: 64, maxPerHost: 8, allowPrivateTargets: false });
- * queue.push({ target, event, retries: true });
+ * queue.push({ target, event, payload: (t, ts) => toDeliveryBody(t.format, event, ts), retries: true });
  */
 export function createDeliveryQueue(options: DeliveryQueueOptions) {
   const { clock, logger } = options;
@@ -48,6 +51,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   const idleWaiters: (() => void)[] = [];
   const counts = { queued: 0, delivered: 0, failed: 0, dropped: 0 };
   let retrying = true;
+  // Log writes under way: close() waits for them, so the store is not closed under them.
+  const recording = new Set<Promise<void>>();
 
   const laneFor = (host: string): HostLane => {
     let lane = lanes.get(host);
@@ -89,13 +94,19 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     const host = job.host!;
     job.attempts = (job.attempts ?? 0) + 1;
     job.startedAt ??= performance.now();
+    job.deliveryId ??= `msg_${randomUUID()}`;
+    job.body = undefined; // set again once this attempt builds its body
     const start = (target: WebhookTarget): Attempt => {
       job.target = target;
-      return startAttempt(target, job.event, {
+      const timestamp = new Date(clock.now()).toISOString();
+      job.body = job.payload(target, timestamp);
+      job.sentAt = timestamp;
+      return startAttempt(target, job.body, {
         agent: options.agent,
         timeoutMs: options.timeoutMs,
         allowPrivateTargets: options.allowPrivateTargets,
-        timestamp: new Date(clock.now()).toISOString(),
+        timestamp,
+        deliveryId: job.deliveryId!,
       });
     };
     const current = options.current;
@@ -119,6 +130,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       logger.info(`webhook delivery dropped: ${outcome.error}`, logFields(job, outcome));
       return finish(job, outcome);
     }
+    record(job, outcome);
     const line = logFields(job, outcome);
     if (outcome.ok) {
       counts.delivered++;
@@ -147,6 +159,21 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     backoff.set(handle, job);
   };
 
+  /** Hands a sent attempt to `onAttempt` when its webhook logs deliveries; a failing recorder never affects delivery. */
+  const record = (job: Job, outcome: AttemptOutcome): void => {
+    if (!options.onAttempt || !job.target.logDeliveries || job.body === undefined) return;
+    const fail = (err: unknown) =>
+      logger.warn("webhook delivery not recorded", { webhook: job.target.id, error: err instanceof Error ? err.message : String(err) });
+    try {
+      const write: Promise<void> = Promise.resolve(options.onAttempt(toAttemptRecord(job, outcome)))
+        .catch(fail)
+        .finally(() => recording.delete(write));
+      recording.add(write);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
   return {
     /** Queues a delivery now (no debouncing). */
     push(job: Job): void {
@@ -164,6 +191,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     idle(): Promise<void> {
       if (running.size === 0 && counts.queued === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    /** Resolves when every attempt record handed to `onAttempt` so far is written (or failed). */
+    async recorded(): Promise<void> {
+      while (recording.size > 0) await Promise.all([...recording]);
     },
     /** Spec 6.6 Persistence: deliveries in retry backoff are lost on shutdown; no new retries. */
     stopRetries(): void {

@@ -4,6 +4,8 @@
  */
 import { createHmac } from "node:crypto";
 import { buildDeliveryBody, type ServiceEvent, type WebhookFormat } from "../core/events.js";
+import { standardWebhookKey, STANDARD_WEBHOOK_HEADERS } from "../core/signature.js";
+import type { WebhookTarget } from "../core/webhook-target.js";
 
 /** Header that carries the signature (spec 6.4.1). */
 export const SIGNATURE_HEADER = "X-Service-Signature";
@@ -44,4 +46,30 @@ export function signDelivery(
 ): { body: Buffer; signature: string } {
   const body = toDeliveryBody(target.format, event, timestamp);
   return { body, signature: signBody(target.secret, body) };
+}
+
+/**
+ * The Standard Webhooks headers of one attempt: `webhook-id` (the same on every attempt of a
+ * delivery), `webhook-timestamp` (the send time, seconds) and `webhook-signature`, signed with the
+ * current secret and, while its rotation window is open at `sentAt`, the previous one too
+ * (space-separated, current first). The key convention is core/signature.ts's.
+ *
+ * @example
+ * standardWebhookHeaders(target, "msg_…", body, Date.now())["webhook-signature"] // "v1,…"
+ */
+export function standardWebhookHeaders(
+  target: Pick<WebhookTarget, "secret" | "previousSecret">,
+  deliveryId: string,
+  body: Buffer,
+  sentAt: number,
+): Record<string, string> {
+  const timestamp = Math.floor(sentAt / 1000);
+  const sign = (secret: string) =>
+    `v1,${createHmac("sha256", standardWebhookKey(secret)).update(`${deliveryId}.${timestamp}.`).update(body).digest("base64")}`;
+  const previous = target.previousSecret && sentAt < target.previousSecret.until ? [sign(target.previousSecret.secret)] : [];
+  return {
+    [STANDARD_WEBHOOK_HEADERS.id]: deliveryId,
+    [STANDARD_WEBHOOK_HEADERS.timestamp]: String(timestamp),
+    [STANDARD_WEBHOOK_HEADERS.signature]: [sign(target.secret), ...previous].join(" "),
+  };
 }

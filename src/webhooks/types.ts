@@ -1,10 +1,10 @@
 /**
  * Public types of the webhook dispatcher (`contentsvc/webhooks`). Delivery rules: spec 6.
  */
-import type { EventName, ServiceEvent } from "../core/events.js";
-import type { WebhookTarget } from "../core/webhook-target.js";
+import type { EventName, ServiceEvent, WebhookFormat } from "../core/events.js";
+import type { AttemptRecord, WebhookTarget } from "../core/webhook-target.js";
 
-export type { WebhookTarget };
+export type { AttemptRecord, WebhookTarget };
 
 /** Where the dispatcher finds the webhooks of a workspace. */
 export interface WebhookSource {
@@ -78,35 +78,58 @@ export interface DispatcherOptions {
    * across every instance sharing it.
    */
   windows?: "memory" | WindowStoreFactory;
+  /**
+   * Called after every attempt to a target with `logDeliveries` (beyond spec 6.6: the opt-in
+   * delivery log). Holds no secret and no custom header value. A throw or rejection is logged and
+   * never affects the delivery.
+   */
+  onAttempt?: (record: AttemptRecord) => void | Promise<void>;
+}
+
+/** A logged delivery to send again (`Dispatcher.redeliver`). */
+export interface Redelivery {
+  event: EventName;
+  format: WebhookFormat;
+  /** The body as it was sent; its send timestamp is replaced, everything else is kept. */
+  body: string;
 }
 
 /** The two window stages of spec 6.7: content.updated coalescing, then a webhook's debounce_ms. */
 export type WindowStage = "coalesce" | "debounce";
 
 /**
- * Keyed trailing windows (spec 6.7.3): a window closes `delayMs` after the LAST value put in it and
- * hands only that value to the store's `onClose`, on exactly one instance.
+ * Ownership of the windows of one stage: the one interface of every window store. The timers and
+ * the fire path are shared (debounce.ts); the design is in window-store.ts.
+ *
+ * @example
+ * // A store where this process always owns its windows (what "memory" uses):
+ * const store: WindowStore<Event> = { put() {}, take: () => true };
  */
 export interface WindowStore<V> {
-  /** Puts `value` in the window `key` (opening it if needed); it closes `delayMs` after this call. */
-  touch(key: string, value: V, delayMs: number): void;
-  /** True when this instance has the window `key` open. */
-  has(key: string): boolean;
-  /** Closes this instance's windows now without `onClose`; returns the values this instance must send. */
-  drain(): V[] | Promise<V[]>;
-  /** Windows open (or closing) on this instance. */
-  readonly size: number;
-  /** Releases connections; called once by the dispatcher after its last drain. */
+  /**
+   * This instance put `value` in the window `key` (opening it, or restarting it); it closes
+   * `delayMs` from now. Never throws: failures are the store's to log and to remember.
+   */
+  put(key: string, value: V, delayMs: number): void;
+  /**
+   * This instance's timer of window `key` ran out (or the dispatcher is flushing). True when this
+   * instance owns the window and must send the value it put last; false when a later `put`
+   * elsewhere owns it. The store forgets the window either way. Never rejects.
+   */
+  take(key: string): boolean | Promise<boolean>;
+  /** Releases connections; called once by the dispatcher after its last flush. */
   close?(): Promise<void>;
 }
 
-/** Creates the store of one stage; `onClose` receives each closed window's last value. */
-export type WindowStoreFactory = <V>(
-  stage: WindowStage,
-  clock: DispatcherClock,
-  onClose: (value: V) => void,
-  logger: DispatcherLogger,
-) => WindowStore<V>;
+/** What a store factory is given for one stage. */
+export interface WindowStoreContext {
+  stage: WindowStage;
+  clock: DispatcherClock;
+  logger: DispatcherLogger;
+}
+
+/** Creates the store of one stage (the dispatcher makes one per stage). */
+export type WindowStoreFactory = <V>(context: WindowStoreContext) => WindowStore<V>;
 
 /** Outcome of one delivery (all its attempts). */
 export interface DeliveryResult {
@@ -141,9 +164,17 @@ export interface Dispatcher {
   emit(event: ServiceEvent): void;
   /**
    * One signed delivery through the real path (address check, limits), no debouncing.
-   * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants).
+   * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants). `reread` reads
+   * the webhook again before each attempt (`source.current`), as emitted deliveries do.
    */
-  deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean }): Promise<DeliveryResult>;
+  deliverNow(target: WebhookTarget, event: ServiceEvent, opts?: { retries?: boolean; reread?: boolean }): Promise<DeliveryResult>;
+  /**
+   * Queues `delivery` again to `target` (read by the caller just before): the same body with a new
+   * send timestamp, signed with the target's current secret, retried like any delivery, under a
+   * new `webhook-id` (returned). Recorded with `redelivery: true` when the target logs deliveries.
+   * `done` resolves with the outcome of all its attempts (a caller need not wait for it).
+   */
+  redeliver(target: WebhookTarget, delivery: Redelivery): { deliveryId: string; done: Promise<DeliveryResult> };
   /** Send every pending debounced delivery now; resolves once they are handed to the queue. */
   flush(): Promise<void>;
   /**

@@ -132,8 +132,15 @@ describe.each(drivers)("collections on %s", (driver) => {
       expect(r.body.access).toBe("public");
     });
 
-    it("removing a field is fine and drops its stored values (re-adding starts empty)", async () => {
-      expect((await put([{ name: "title", type: "text" }, { name: "count", type: "number", required: true }])).status).toBe(200);
+    it("removing a field holding values needs ?confirm=drop (409 with the count), which drops them (re-adding starts empty)", async () => {
+      const fields = [{ name: "title", type: "text" }, { name: "count", type: "number", required: true }];
+      expect(await put(fields)).toEqual({
+        status: 409,
+        body: { error: "Removing field label of collection notes drops 2 stored values; confirm the drop (confirm=drop) or clear them first", field: "label", values: 2, confirm: "drop" },
+      });
+      expect((await call("GET", "/api/dashboard/collections/notes")).body.fields.map((f: { name: string }) => f.name)).toContain("label");
+      expect((await call("PUT", "/api/dashboard/collections/notes?confirm=yes", { fields })).body).toEqual({ error: "confirm: expected drop", field: "confirm" });
+      expect((await call("PUT", "/api/dashboard/collections/notes?confirm=drop", { fields })).status).toBe(200);
       const list = (await call("GET", "/api/dashboard/collections/notes/entries")).body.data;
       expect(list.every((e: object) => !Object.hasOwn(e, "label"))).toBe(true);
       const readd = await put([{ name: "title", type: "text" }, { name: "count", type: "number", required: true }, { name: "label", type: "number" }]);

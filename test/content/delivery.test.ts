@@ -57,7 +57,7 @@ describe.each(drivers)("delivery API on %s", (driver) => {
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.data.map((e: { id: string }) => e.id)).toEqual([ids[`${name}:published`]]);
-      expect(body.meta).toEqual({ total: 1, limit: 20, offset: 0 });
+      expect(body.meta).toEqual({ total: 1, limit: 20, offset: 0, next: null });
       expect(body.data[0]._status).toBe("published");
     });
 
@@ -74,7 +74,7 @@ describe.each(drivers)("delivery API on %s", (driver) => {
 
     it("does not reveal drafts through filters, sort or offset either", async () => {
       const res = await t.request(`/api/v1/posts?filter[title]=draft&sort=-_updated_at&offset=0&limit=100`);
-      expect(await res.json()).toEqual({ data: [], meta: { total: 0, limit: 100, offset: 0 } });
+      expect(await res.json()).toEqual({ data: [], meta: { total: 0, limit: 100, offset: 0, next: null } });
     });
   });
 

@@ -96,12 +96,47 @@ export async function use(): Promise<string> {
   return one.name + String(total) + ids.join(",") + (first?.author ?? "");
 }`;
     expect(compile(good)).toEqual([]);
+    // The query language: operators, several sort keys, fields narrowing the type, expand turning ids into entries, cursors.
+    const language = `${source}
+const cms = createClient({ baseUrl: "https://demo.example" });
+export async function query(): Promise<string> {
+  const page = await cms.list("blog_posts", {
+    filter: { views: { gte: 10, nin: [3, 4] }, title: { contains: "news" }, cover: { null: false }, related: "id1", _published_at: { gte: "2024-01-01" } },
+    sort: ["-_published_at", "title"],
+    fields: ["title"],
+    expand: ["author", "related"],
+  });
+  const first = page.data[0]!;
+  const title: string = first.title;
+  const author: AuthorsEntry | null = first.author;
+  const related: BlogPostsEntry[] = first.related;
+  const next: string | null = page.meta.next;
+  const more = next ? await cms.list("blog_posts", { after: next, sort: ["-_published_at", "title"] }) : undefined;
+  const got = await cms.get("blog_posts", first.id, { fields: ["title"], expand: ["author", "related"] });
+  const gotAuthor: AuthorsEntry | null = got.author;
+  const gotRelated: BlogPostsEntry[] = got.related;
+  const whole: BlogPostsEntry = await cms.get("blog_posts", first.id);
+  for await (const post of cms.each("blog_posts", { filter: { featured: true } })) return post.title;
+  return got.title + (gotAuthor?.name ?? "") + gotRelated.length + String(whole.views) + title + (author?.name ?? "") + related.length + (more?.data[0]?.views ?? 0) + first._created_at;
+}`;
+    expect(compile(language)).toEqual([]);
     // Each misuse is an error of its own; all in one program to compile once.
     const misuse = `${source}
 createClient({ baseUrl: "x" }).list("nope");
 createClient({ baseUrl: "x" }).list("blog_posts", { sort: "-nope" });
-(async () => { const e = await createClient({ baseUrl: "x" }).get("authors", "1"); const n: number = e.name; return n; })();`;
-    expect(compile(misuse)).toHaveLength(3);
+(async () => { const e = await createClient({ baseUrl: "x" }).get("authors", "1"); const n: number = e.name; return n; })();
+createClient({ baseUrl: "x" }).list("blog_posts", { expand: ["title"] });
+createClient({ baseUrl: "x" }).list("blog_posts", { fields: ["nope"] });
+createClient({ baseUrl: "x" }).list("blog_posts", { filter: { views: { gte: "ten" } } });
+createClient({ baseUrl: "x" }).list("blog_posts", { sort: ["title", "-nope"] });
+(async () => { const p = await createClient({ baseUrl: "x" }).list("blog_posts", { fields: ["title"] }); return p.data[0]!.views; })();
+(async () => { const p = await createClient({ baseUrl: "x" }).list("blog_posts", { expand: ["author"] }); const s: string | null = p.data[0]!.author; return s; })();
+createClient({ baseUrl: "x" }).get("blog_posts", "1", { fields: ["nope"] });
+createClient({ baseUrl: "x" }).get("blog_posts", "1", { expand: ["title"] });
+(async () => { const e = await createClient({ baseUrl: "x" }).get("blog_posts", "1", { fields: ["title"] }); return e.views; })();
+(async () => { const e = await createClient({ baseUrl: "x" }).get("blog_posts", "1", { expand: ["author"] }); const s: string | null = e.author; return s; })();
+createClient({ baseUrl: "x" }).get("blog_posts", "1", { limit: 5 });`;
+    expect(compile(misuse)).toHaveLength(14);
   });
 
   it("compiles for an empty workspace and for awkward names", () => {

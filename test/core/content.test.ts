@@ -82,14 +82,16 @@ describe("event projection (spec 2.5)", () => {
 });
 
 describe("list query parsing", () => {
-  it("defaults, clamps and validates", () => {
-    const q = parseEntryListQuery(def, new URLSearchParams("limit=1000&filter[views]=2.5&sort=-views"));
+  it("defaults, refuses over-max limits and validates", () => {
+    const q = parseEntryListQuery(def, new URLSearchParams("limit=100&filter[views]=2.5&sort=-views"));
     expect(q.limit).toBe(100);
     expect(q.offset).toBe(0);
-    expect(q.filters).toEqual([{ field: def.fields[1], value: 2.5 }]);
-    expect(q.sort).toEqual({ kind: "field", field: def.fields[1], desc: true });
-    expect(parseEntryListQuery(def, new URLSearchParams("")).sort).toEqual({ kind: "system", key: "_created_at", desc: true });
-    expect(parseEntryListQuery(def, new URLSearchParams("status=draft")).status).toBeUndefined();
+    expect(q.filters).toEqual([{ target: { kind: "field", field: def.fields[1] }, op: "eq", value: 2.5 }]);
+    const id = { target: { kind: "system", key: "id" }, desc: true };
+    expect(q.sort).toEqual([{ target: { kind: "field", field: def.fields[1] }, desc: true }, id]);
+    expect(parseEntryListQuery(def, new URLSearchParams("")).sort).toEqual([{ target: { kind: "system", key: "_created_at" }, desc: true }, id]);
+    expect(() => parseEntryListQuery(def, new URLSearchParams("limit=1000"))).toThrow("limit: must be an integer from 0 to 100");
+    expect(() => parseEntryListQuery(def, new URLSearchParams("status=draft"))).toThrow(/"status" is not a query parameter/);
     expect(parseEntryListQuery(def, new URLSearchParams("status=draft"), { allowStatus: true }).status).toBe("draft");
     expect(() => parseEntryListQuery(def, new URLSearchParams("sort=__proto__"))).toThrow(/not a field/);
   });

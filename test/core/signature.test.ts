@@ -200,7 +200,10 @@ describe("verifyNodeRequest over a real node:http server", () => {
 
 describe("package surface", () => {
   it("contentsvc/signature re-exports the helpers", () => {
-    expect(Object.keys(entry).sort()).toEqual(["SIGNATURE_HEADER", "signPayload", "verifyNodeRequest", "verifyRequest", "verifySignature"]);
+    expect(Object.keys(entry).sort()).toEqual([
+      "SIGNATURE_HEADER", "STANDARD_WEBHOOK_HEADERS", "signPayload", "signStandardWebhook", "standardWebhookKey",
+      "verifyNodeRequest", "verifyRequest", "verifySignature", "verifyStandardWebhook",
+    ]);
     expect(entry.SIGNATURE_HEADER).toBe("x-service-signature");
     expect(entry.verifySignature).toBe(fast.verifySignature);
   });

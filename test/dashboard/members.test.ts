@@ -53,7 +53,8 @@ describeBrowser("dashboard in Chromium: members and hostile values", () => {
       await owner.getByLabel(/^Initial password/).fill(PASSWORD);
       if (grant) await owner.getByLabel(grant).check();
       await owner.getByRole("button", { name: "Add member" }).click();
-      await expect.poll(() => owner.locator("table").first().textContent()).toContain(email);
+      // Adding a member hashes its password at the real scrypt cost (a served CLI instance).
+      await expect.poll(() => owner.locator("table").first().textContent(), { timeout: 15_000 }).toContain(email);
     }
     await expect.poll(() => owner.getByRole("row", { name: /reader@demo\.localhost/ }).textContent()).toContain("entries:read");
   });

@@ -1,7 +1,7 @@
 /**
  * One list shape (docs/api-conventions.md): every list route of allRoutes (a GET whose summary
  * starts with "List") and every MCP `list_*` tool answers `{data: [...], meta: {...}}` over real
- * HTTP: `meta` is `{total, limit, offset}` for a paginated list and `{total}` for a whole one.
+ * HTTP: `meta` is `{total, limit, offset}` for a paginated list (plus `next` for entry lists) and `{total}` for a whole one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -26,6 +26,8 @@ const PAGINATED = new Set([
   "/api/dashboard/users",
 ]);
 const PAGINATED_TOOLS = new Set(["list_items", "list_media", "list_submissions"]);
+/** Entry lists also page by cursor: their meta adds `next` (null on the last page). */
+const CURSOR = new Set(["/api/v1/:collection", "/api/dashboard/collections/:name/entries", "list_items"]);
 
 const listRoutes = allRoutes.filter((r) => r.method === "GET" && r.summary.startsWith("List"));
 const listTools = mcpTools.filter((t) => t.name.startsWith("list_"));
@@ -33,11 +35,11 @@ const listTools = mcpTools.filter((t) => t.name.startsWith("list_"));
 /** Lists the fixtures below fill; a list added later is checked for its shape even when empty. */
 const FILLED = new Set([...PAGINATED, "/api/dashboard/collections", "/api/dashboard/forms", "/api/dashboard/rules", "/api/dashboard/keys", "/api/dashboard/members", "/api/dashboard/webhooks"]);
 
-function expectListShape(body: any, paginated: boolean, where: string, filled = true) {
+function expectListShape(body: any, paginated: boolean, where: string, filled = true, cursor = false) {
   expect(Object.keys(body).sort(), where).toEqual(["data", "meta"]);
   expect(Array.isArray(body.data), where).toBe(true);
   if (filled) expect(body.data.length, `${where}: the fixtures give this list at least one record`).toBeGreaterThan(0);
-  if (paginated) expect(body.meta, where).toEqual({ total: body.data.length, limit: expect.any(Number), offset: 0 });
+  if (paginated) expect(body.meta, where).toEqual({ total: body.data.length, limit: expect.any(Number), offset: 0, ...(cursor ? { next: null } : {}) });
   else expect(body.meta, where).toEqual({ total: body.data.length });
 }
 
@@ -88,14 +90,14 @@ describe.each(drivers)("one list shape on %s", (driver) => {
     const res = await t.request(url, { host: HOST, token: path.startsWith("/api/v1/") ? undefined : owner });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
-    expectListShape(body, PAGINATED.has(path), path, FILLED.has(path));
+    expectListShape(body, PAGINATED.has(path), path, FILLED.has(path), CURSOR.has(path));
   });
 
   it.each(listTools.map((tool) => [tool.name] as const))("MCP %s answers {data, meta}", async (name) => {
     const args = name === "list_items" ? { collection: "posts" } : name === "list_submissions" ? { form: "contact" } : {};
     const result = await callTool(client, name, args);
     expect(result.isError, result.text).toBe(false);
-    expectListShape(result.json, PAGINATED_TOOLS.has(name), name);
+    expectListShape(result.json, PAGINATED_TOOLS.has(name), name, true, CURSOR.has(name));
     expect(result.structured).toEqual(result.json);
   });
 });

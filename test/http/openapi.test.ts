@@ -173,11 +173,13 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
     const record = (await created.json()) as Record<string, unknown>;
     const responses = doc.paths["/api/dashboard/webhooks"]!.post!.responses as Record<string, { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }>;
     const schema = responses["201"]!.content["application/json"]!.schema;
-    expect(Object.keys(schema.properties).sort()).toEqual(["active", "created_at", "events", "format", "header_names", "id", "url"]);
-    expect(Object.keys(record).sort()).toEqual(Object.keys(schema.properties).sort());
+    // Spec 4.3's record is what is always there; the opt-in options appear only when on.
+    expect([...schema.required].sort()).toEqual(["active", "created_at", "events", "format", "header_names", "id", "url"]);
+    expect(Object.keys(record).sort()).toEqual([...schema.required].sort());
+    expect(Object.keys(schema.properties).filter((k) => !schema.required.includes(k)).sort()).toEqual(["log_deliveries", "standard_webhooks"]);
     expect(JSON.stringify(record)).not.toContain("s3cret");
     const settings = (doc.paths["/api/dashboard/webhooks/{id}/settings"]!.get!.responses as typeof responses)["200"]!.content["application/json"]!.schema;
-    expect(Object.keys(settings.properties).sort()).toEqual(["active", "debounce_ms", "debounce_scope", "secret"]);
+    expect([...settings.required].sort()).toEqual(["active", "debounce_ms", "debounce_scope", "secret"]);
   });
 
   it("lists answer {data, meta}, errors the shared Error component", async () => {

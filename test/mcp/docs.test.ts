@@ -18,7 +18,7 @@ describe("docs/mcp.md", () => {
 
   it("names every tool with its grant and arguments (DESIGN §4.3)", () => {
     const table = renderToolTable(mcpTools);
-    expect(table).toContain("| `list_items` | entries:read | `collection`, `status?`, `limit?`, `offset?`, `sort?`, `filter?` |");
+    expect(table).toContain("| `list_items` | entries:read | `collection`, `status?`, `limit?`, `offset?`, `after?`, `sort?`, `fields?`, `expand?`, `filter?` |");
     expect(table).toContain("| `create_item` | entries:write | `collection`, `fields`, `status?` |");
     expect(table).toContain("| `list_submissions` | submissions:read |");
     expect(table.trim().split("\n")).toHaveLength(2 + 12);

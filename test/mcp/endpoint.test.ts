@@ -82,13 +82,13 @@ describe.each(drivers)("MCP endpoint on %s", (driver) => {
     const { c } = await client(["entries:read"]);
     const all = await callTool(c, "list_items", { collection: "posts" });
     expect(all.isError, all.text).toBe(false);
-    expect(all.json.meta).toEqual({ total: 2, limit: 20, offset: 0 });
+    expect(all.json.meta).toEqual({ total: 2, limit: 20, offset: 0, next: null });
     expect(all.json.data.map((e: any) => e._status).sort()).toEqual(["draft", "published"]);
     expect(all.structured).toEqual(all.json);
     const drafts = await callTool(c, "list_items", { collection: "posts", status: "draft" });
     expect(drafts.json.data.map((e: any) => e.id)).toEqual([seed.draft.id]);
     const page = await callTool(c, "list_items", { collection: "posts", limit: 1, offset: 1 });
-    expect(page.json.meta).toEqual({ total: 2, limit: 1, offset: 1 });
+    expect(page.json.meta).toEqual({ total: 2, limit: 1, offset: 1, next: null });
     expect(page.json.data).toHaveLength(1);
   });
 

@@ -73,7 +73,8 @@ const def: CollectionDefinition = parseCollectionDefinition({
 const names = ["title", "views", "featured", "at", "meta", "tags", "id", "_created_at", "nope", "__proto__", "constructor", "x'; DROP TABLE entries; --", ""];
 const values = fc.oneof(fc.constantFrom("1", "-1", "true", "false", "2025-01-01", "abc", "", "1e3", "NaN", "999999999999", "0"), fc.string());
 const paramKey = fc.oneof(
-  fc.constantFrom("limit", "offset", "sort", "status", "filter", "filter[]", "other"),
+  fc.constantFrom("limit", "offset", "sort", "status", "filter", "filter[]", "other", "fields", "expand", "after"),
+  fc.constantFrom(...names).chain((n) => fc.constantFrom(...["eq", "in", "nin", "gte", "contains", "null", "between", ""].map((op) => `filter[${n}][${op}]`))),
   fc.constantFrom(...names).map((n) => `filter[${n}]`),
   fc.string().map((s) => `filter${s}`),
 );
@@ -94,16 +95,23 @@ describe("parseEntryListQuery (docs/content.md)", () => {
         }
         expect(Number.isInteger(q.limit) && q.limit >= 0 && q.limit <= MAX_LIMIT).toBe(true);
         expect(Number.isInteger(q.offset) && q.offset >= 0).toBe(true);
-        if (q.sort.kind === "system") expect(Object.hasOwn(SYSTEM_SORT_COLUMNS, q.sort.key)).toBe(true);
-        else {
-          expect(def.fields).toContain(q.sort.field);
-          expect(["json", "relations"]).not.toContain(q.sort.field.type);
+        for (const k of q.sort) {
+          if (k.target.kind === "system") expect(Object.hasOwn(SYSTEM_SORT_COLUMNS, k.target.key)).toBe(true);
+          else {
+            expect(def.fields).toContain(k.target.field);
+            expect(["json", "relations"]).not.toContain(k.target.field.type);
+          }
         }
+        expect(q.sort.at(-1)?.target).toEqual({ kind: "system", key: "id" });
         for (const f of q.filters) {
-          expect(def.fields).toContain(f.field);
-          expect(f.field.type).not.toBe("json");
-          if (f.field.type === "number") expect(Number.isFinite(f.value)).toBe(true);
-          if (f.field.type === "boolean") expect(typeof f.value).toBe("boolean");
+          if (f.target.kind === "system") continue;
+          expect(def.fields).toContain(f.target.field);
+          if (f.target.field.type === "json") expect(f.op).toBe("null");
+          for (const v of [f.value].flat()) {
+            if (f.op === "null") expect(typeof v).toBe("boolean");
+            else if (f.target.field.type === "number") expect(Number.isFinite(v)).toBe(true);
+            else if (f.target.field.type === "boolean") expect(typeof v).toBe("boolean");
+          }
         }
         if (!allowStatus) expect(q.status).toBeUndefined();
         else if (q.status !== undefined) expect(["draft", "published"]).toContain(q.status);

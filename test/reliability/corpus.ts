@@ -46,6 +46,7 @@ const IGNORED_KEYS = "credentials and key bodies read the named fields only (src
 export const TEMPLATES: Record<string, Template> = {
   "POST /api/dashboard/collections": { body: { ...POSTS, name: "fresh" }, required: ["name"], names: ["name"] },
   "PUT /api/dashboard/collections/:name": { body: POSTS, required: [], names: ["name"] },
+  "PATCH /api/dashboard/collections/:name": { body: { add: { name: "summary", type: "text" } }, required: ["add"], names: ["add"] },
   "POST /api/dashboard/collections/:name/entries": { body: { title: "hello", views: 1 }, required: ["title"], names: [] },
   "PATCH /api/dashboard/collections/:name/entries/:id": { body: { title: "changed" }, required: [], names: [] },
   "POST /api/dashboard/forms": { body: { ...CONTACT, slug: "fresh" }, required: ["slug", "name"], names: ["slug"] },
@@ -66,6 +67,7 @@ export const TEMPLATES: Record<string, Template> = {
   "POST /api/dashboard/webhooks": { body: { url: "https://127.0.0.1:9/hook", events: ["content.created"] }, required: ["url"], names: ["url", "events"] },
   "PUT /api/dashboard/webhooks/:id": { body: { active: true }, required: [], names: ["url", "events"] },
   "PUT /api/dashboard/webhooks/:id/settings": { body: { debounce_ms: 0 }, required: [], names: ["debounce_scope"] },
+  "POST /api/dashboard/webhooks/:id/rotate-secret": { body: { window_seconds: 3600 }, required: [], names: [], extra: "refused" },
   "POST /api/dashboard/webhooks/:id/test": { body: { event: "content.created" }, required: [], names: ["event"], extra: { ignored: "a test delivery reads only `event` and stores nothing (src/http/routes/webhooks.ts)" } },
   "POST /api/v1/accounts/signup": { body: { email: "new@example.com", password: PASSWORD }, required: ["email", "password"], names: ["email"], extra: { ignored: IGNORED_KEYS } },
   "POST /api/v1/accounts/login": { body: { email: "nobody@example.com", password: PASSWORD }, required: ["email", "password"], names: [] },
@@ -78,6 +80,7 @@ export const EXEMPT: Record<string, string> = {
   "POST /api/dashboard/logout": "ends the presenting session whatever the body; the body is only an optional refresh token (covered by test/access/dashboard.test.ts)",
   "POST /api/v1/accounts/logout": "reads no body: ends the presented account session",
   "POST /api/v1/accounts/verify/resend": "reads no body: mails a new token to the presented account session's address",
+  "POST /api/dashboard/webhooks/:id/deliveries/:delivery_id/redeliver": "reads no body: sends the logged delivery named in the path again (covered by test/webhooks/deliveries-log.test.ts)",
 };
 
 /** Routes whose body is not JSON: their own bad inputs (raw bytes, tar.gz, multipart). */

@@ -57,12 +57,12 @@ export function startInstance(options: InstanceOptions): Promise<Instance> {
     const timer = setTimeout(() => (proc.kill("SIGKILL"), reject(new Error(`svc serve did not start:\n${out}`))), 20_000);
     void exited.then((code) => (clearTimeout(timer), reject(new Error(`svc serve exited (${code}):\n${out}`))));
     const onData = () => {
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      const m = /listening on (https?):\/\/127\.0\.0\.1:(\d+)/.exec(out);
       if (!m) return;
       proc.stdout!.off("data", onData);
       clearTimeout(timer);
-      const port = Number(m[1]);
-      const base = `http://127.0.0.1:${port}`;
+      const port = Number(m[2]);
+      const base = `${m[1]}://127.0.0.1:${port}`;
       resolve({
         proc,
         base,

@@ -44,7 +44,7 @@ describe.each(targets)("storage on %s", (_name, driver, engine) => {
     db = await createTestDatabase(driver);
     const conns = await Promise.all([connect(), connect(), connect()]);
     const results = await Promise.all(conns.map((c) => migrate(c)));
-    expect(results.flat().sort()).toEqual(migrations.map((m) => m.id));
+    expect(results.flat().sort((a, b) => a - b)).toEqual(migrations.map((m) => m.id));
     expect(results.filter((r) => r.length > 0)).toHaveLength(1);
   });
 

@@ -7,12 +7,11 @@
  */
 import type { H3Event } from "h3";
 import { forbidden, notFound, unauthorized } from "../../core/errors.js";
-import { assertGrant } from "../../core/grants.js";
 import { hashToken, parseBearer, tokenKind, type TokenKind } from "../../core/keys.js";
 import { findAccountSession, findApiKey, findDashboardToken, recordKeyUse } from "../../services/credentials.js";
 import type { ServiceContext } from "../../services/context.js";
 import type { Access } from "../access.js";
-import type { Principal } from "../../core/principal.js";
+import { assertHoldsGrant, isOwner, type Principal } from "../../core/principal.js";
 import type { TenantWorkspace } from "./tenant.js";
 
 /** The refusal of account routes on a workspace without Identity (spec 2.4). */
@@ -26,6 +25,13 @@ export function bearerToken(event: H3Event): string | undefined {
   return parseBearer(event.req.headers.get("authorization"));
 }
 
+declare module "h3" {
+  interface H3EventContext {
+    /** Set once a credential was checked (request log). */
+    principal?: Principal;
+  }
+}
+
 /** The principal each bearer prefix resolves to; a `dr_` refresh token resolves to none. */
 const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "key", dashboard_access: "user", account_session: "account" };
 
@@ -35,6 +41,18 @@ const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "
  * up — for one whose kind is not in `accept` (a route that takes only some credentials).
  */
 export async function authenticate(
+  event: H3Event,
+  service: ServiceContext,
+  workspace: TenantWorkspace,
+  accept?: readonly Principal["kind"][],
+): Promise<Principal | undefined> {
+  const principal = await principalOf(event, service, workspace, accept);
+  // Kept for the request log (who asked), never the credential itself.
+  if (principal) event.context.principal = principal;
+  return principal;
+}
+
+async function principalOf(
   event: H3Event,
   service: ServiceContext,
   workspace: TenantWorkspace,
@@ -95,10 +113,10 @@ export async function authorize(
   if (!principal) throw unauthorized();
   switch (accessRule.kind) {
     case "grant":
-      assertPrincipalGrant(principal, accessRule.grant);
+      assertHoldsGrant(principal, accessRule.grant);
       return principal;
     case "owner":
-      if (principal.kind === "user" && principal.role === "owner") return principal;
+      if (isOwner(principal)) return principal;
       throw forbidden("Only a workspace owner can do this (owner-only, cannot be granted)");
     case "key":
       if (principal.kind !== "key") throw unauthorized();
@@ -112,9 +130,4 @@ export async function authorize(
   }
 }
 
-/** Grant check for any principal: owners bypass (spec 5.5); accounts carry no grants (spec 2.4). */
-export function assertPrincipalGrant(principal: Principal | undefined, grant: Parameters<typeof assertGrant>[1]): void {
-  if (!principal) throw unauthorized();
-  if (principal.kind === "user" && principal.role === "owner") return;
-  assertGrant(principal.kind === "account" ? [] : principal.grants, grant);
-}
+

@@ -1,12 +1,23 @@
 /**
  * Collection definitions (DESIGN §4.2): `/api/dashboard/collections`, collections:read / :write.
+ * PATCH changes one field; PUT and PATCH drop stored values only with `?confirm=drop`.
  */
-import { getRouterParam } from "h3";
+import { getQuery, getRouterParam, type H3Event } from "h3";
+import { badRequest } from "../../core/errors.js";
 import { access } from "../access.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { listOf } from "../../core/lists.js";
-import { collectionView, createCollection, deleteCollection, getCollection, listCollections, updateCollection } from "../../services/collections.js";
+import {
+  changeCollectionField,
+  collectionView,
+  createCollection,
+  deleteCollection,
+  getCollection,
+  listCollections,
+  updateCollection,
+  type SchemaChangeOptions,
+} from "../../services/collections.js";
 import { collectionDefinitionSchema } from "../../core/collections.js";
 
 export const collectionRoutes = defineRoutes([
@@ -44,12 +55,24 @@ export const collectionRoutes = defineRoutes([
     method: "PUT",
     path: "/api/dashboard/collections/:name",
     access: access.grant("collections:write"),
-    summary: "Replace a definition; 409 when stored entries would violate it; opening it to more readers also needs entries:read",
+    summary: "Replace a definition; 409 when stored entries would violate it or a removed field holds values (?confirm=drop drops them); opening it to more readers also needs entries:read",
     body: { schema: collectionDefinitionSchema },
     response: { description: "The collection" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      return collectionView(await updateCollection(service, workspace.id, getRouterParam(event, "name") ?? "", body, principal!));
+      return collectionView(await updateCollection(service, workspace.id, getRouterParam(event, "name") ?? "", body, principal!, readConfirm(event)));
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/api/dashboard/collections/:name",
+    access: access.grant("collections:write"),
+    summary:
+      "Add, rename or remove one field ({add: field} | {rename: {from, to}} | {remove: name}; ?confirm=drop to drop stored values) → {data: collection, meta: {values}}; 409 with values when a removal would drop values unconfirmed",
+    handler: async (event, { service, workspace, principal }) => {
+      const body = await readJsonObject(event, service.options.bodyLimit);
+      const result = await changeCollectionField(service, workspace.id, getRouterParam(event, "name") ?? "", body, principal!, readConfirm(event));
+      return { data: collectionView(result.collection), meta: { values: result.values } };
     },
   },
   {
@@ -61,3 +84,11 @@ export const collectionRoutes = defineRoutes([
     handler: async (event, { service, workspace }) => collectionView(await deleteCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
   },
 ]);
+
+/** `?confirm=drop` lets a schema change drop stored values; any other value of confirm is a mistake. */
+function readConfirm(event: H3Event): SchemaChangeOptions {
+  const confirm = getQuery(event).confirm;
+  if (confirm === undefined) return {};
+  if (confirm !== "drop") throw badRequest("confirm: expected drop", { field: "confirm" });
+  return { confirmDrop: true };
+}

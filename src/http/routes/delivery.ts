@@ -12,10 +12,11 @@ import { access } from "../access.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { authenticate } from "../middleware/auth.js";
 import { getCollection, type StoredCollection } from "../../services/collections.js";
-import { getEntry, listEntries } from "../../services/entries.js";
-import { assertCanRead, readerKinds } from "../../services/gates.js";
+import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
+import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
 import { deliveryCache } from "../../services/delivery-cache.js";
-import { DELIVERY_LIST_PARAMS } from "../../core/entry-query.js";
+import { deliveryListParams, entryReadParams } from "../../core/entry-query.js";
+import type { Principal } from "../../core/principal.js";
 
 const ACCESS = access.custom(
   "public: none (any credential ignored); private: API key with entries:read; gated: that, or an account session satisfying the rule; never a dashboard session",
@@ -26,26 +27,43 @@ export const deliveryRoutes = defineRoutes([
     method: "GET",
     path: "/api/v1/:collection",
     access: ACCESS,
-    summary: "List published entries: limit, offset, sort, filter[field] → {data, meta: {total, limit, offset}}",
-    query: DELIVERY_LIST_PARAMS,
+    summary: "List published entries: limit, offset or after, sort, fields, expand, filter[field][op] → {data, meta: {total, limit, offset, next}}",
+    query: deliveryListParams,
     response: { list: "page", description: "Published entries; each collection's own path documents its entry schema" },
     handler: (event, ctx) =>
-      cached(event, ctx, `l|${event.url.search}`, (collection) => listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true })),
+      cached(event, ctx, `l|${event.url.search}`, (collection, checkExpand) =>
+        listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true, checkExpand }),
+      ),
   },
   {
     method: "GET",
     path: "/api/v1/:collection/:id",
     access: ACCESS,
-    summary: "One published entry → {data}",
+    summary: "One published entry: fields, expand → {data}",
+    query: entryReadParams,
     response: { description: "{data: entry}" },
     handler: (event, ctx) => {
       const id = getRouterParam(event, "id") ?? "";
-      return cached(event, ctx, `e|${id}`, async (collection) => ({ data: await getEntry(ctx.service, collection, id, { publishedOnly: true }) }));
+      // JSON keeps id and query apart whatever characters either holds.
+      return cached(event, ctx, `e|${JSON.stringify([id, event.url.search])}`, async (collection, checkExpand) => ({
+        data: await readEntry(ctx.service, collection, id, event.url.searchParams, { publishedOnly: true, checkExpand }),
+      }));
     },
   },
 ]);
 
-async function cached(event: H3Event, ctx: RouteContext, variant: string, build: (collection: StoredCollection) => Promise<unknown>): Promise<string> {
+/**
+ * A cached response also remembers the collections its `expand` read: their access is checked
+ * again on every hit, like the listed collection's. Any change to a collection or entry of the
+ * workspace (an expanded target included) bumps the content version, so no stale expansion is
+ * ever served.
+ */
+async function cached(
+  event: H3Event,
+  ctx: RouteContext,
+  variant: string,
+  build: (collection: StoredCollection, checkExpand: ExpandCheck) => Promise<unknown>,
+): Promise<string> {
   const { service, workspace } = ctx;
   const cache = deliveryCache(service);
   const name = getRouterParam(event, "collection") ?? "";
@@ -55,10 +73,19 @@ async function cached(event: H3Event, ctx: RouteContext, variant: string, build:
   const hit = cache.get(key, version);
   const collection = hit?.collection ?? (await getCollection(service, workspace.id, name));
   await assertReadable(event, ctx, collection);
+  // Read at most once, and only when an expansion into a non-public collection needs it.
+  let who: Promise<Principal | undefined> | undefined;
+  const principal = () => (who ??= authenticate(event, service, workspace, ["key", "account"]));
+  const checkExpand: ExpandCheck = (target) => assertCanExpand(service, collection, target, principal);
+  for (const target of hit?.expanded ?? []) await checkExpand(target);
   let body = hit?.body;
   if (body === undefined) {
-    body = JSON.stringify(await build(collection));
-    cache.set(key, version, { collection, body });
+    const expanded: StoredCollection[] = [];
+    body = JSON.stringify(await build(collection, async (target) => {
+      await checkExpand(target);
+      expanded.push(target);
+    }));
+    cache.set(key, version, { collection, expanded, body });
   }
   // A string body with the type set is cheaper for h3 than building a web Response.
   event.res.headers.set("content-type", "application/json; charset=utf-8");

@@ -4,11 +4,11 @@
  */
 import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
+import { entryListParams, entryReadParams } from "../../core/entry-query.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { getCollection } from "../../services/collections.js";
-import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../../services/entries.js";
-import { ENTRY_LIST_PARAMS } from "../../core/entry-query.js";
+import { createEntry, deleteEntry, listEntries, readEntry, updateEntry } from "../../services/entries.js";
 
 const name = (event: H3Event) => getRouterParam(event, "name") ?? "";
 const id = (event: H3Event) => getRouterParam(event, "id") ?? "";
@@ -18,8 +18,8 @@ export const entryRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/collections/:name/entries",
     access: access.grant("entries:read"),
-    summary: "List entries, drafts included: status, limit, offset, sort, filter[field] → {data, meta}",
-    query: ENTRY_LIST_PARAMS,
+    summary: "List entries, drafts included: status and the delivery list's query language (docs/content.md) → {data, meta}",
+    query: entryListParams,
     response: { list: "page", description: "Entries, drafts included (schemas Entry_<collection>)" },
     handler: async (event, { service, workspace }) =>
       listEntries(service, await getCollection(service, workspace.id, name(event)), event.url.searchParams, { publishedOnly: false }),
@@ -42,9 +42,11 @@ export const entryRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/collections/:name/entries/:id",
     access: access.grant("entries:read"),
-    summary: "One entry, draft or published",
+    summary: "One entry, draft or published: fields, expand (drafts included) → entry",
+    query: entryReadParams,
     response: { description: "The entry" },
-    handler: async (event, { service, workspace }) => getEntry(service, await getCollection(service, workspace.id, name(event)), id(event)),
+    handler: async (event, { service, workspace }) =>
+      readEntry(service, await getCollection(service, workspace.id, name(event)), id(event), event.url.searchParams, { publishedOnly: false }),
   },
   {
     method: "PATCH",

@@ -6,11 +6,10 @@
 import { getRouterParam, type H3Event } from "h3";
 import { badRequest, rateLimited } from "../../core/errors.js";
 import { listOf } from "../../core/lists.js";
-import { hasGrant, type Grant } from "../../core/grants.js";
 import { createForm, deleteForm, formView, getForm, listForms, submitForm, updateForm } from "../../services/forms.js";
 import type { ServiceContext } from "../../services/context.js";
 import { access } from "../access.js";
-import type { Principal } from "../../core/principal.js";
+import { holdsGrant } from "../../core/principal.js";
 import { readJsonObject } from "../body.js";
 import { clientAddress } from "../middleware/login-limit.js";
 import { defineRoutes } from "../route.js";
@@ -91,7 +90,7 @@ export const formRoutes = defineRoutes([
     response: { description: "The form" },
     async handler(event, { service, workspace, principal }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      const revealCount = holds(principal, "submissions:read");
+      const revealCount = holdsGrant(principal, "submissions:read");
       return formView(await updateForm(service, workspace.id, slug(event), body, { revealCount }));
     },
   },
@@ -103,19 +102,13 @@ export const formRoutes = defineRoutes([
     response: { status: 204 },
     async handler(event, { service, workspace, principal }) {
       await deleteForm(service, workspace.id, slug(event), {
-        revealCount: holds(principal, "submissions:read"),
-        canDeleteSubmissions: holds(principal, "submissions:write"),
+        revealCount: holdsGrant(principal, "submissions:read"),
+        canDeleteSubmissions: holdsGrant(principal, "submissions:write"),
       });
       return new Response(null, { status: 204 });
     },
   },
 ]);
-
-/** Grant check without throwing: owners bypass (spec 5.5), accounts hold nothing (spec 2.4). */
-export function holds(principal: Principal | undefined, grant: Grant): boolean {
-  if (!principal || principal.kind === "account") return false;
-  return (principal.kind === "user" && principal.role === "owner") || hasGrant(principal.grants, grant);
-}
 
 /** spec 4.1, 5.3: the submit endpoint runs in browsers, so a key sent there is already exposed. */
 function refuseApiKey(event: H3Event): void {

@@ -5,6 +5,7 @@ import type { RouteDef } from "../route.js";
 import { mediaRoutes } from "./media.js";
 import { siteRoutes } from "./sites.js";
 import { webhookRoutes } from "./webhooks.js";
+import { webhookDeliveryRoutes } from "./webhook-deliveries.js";
 import { accessControlRoutes } from "./access-control.js";
 import { contentRoutes } from "./content.js";
 import { mcpRoutes } from "./mcp.js";
@@ -19,6 +20,7 @@ export const allRoutes: RouteDef[] = [
   ...mediaRoutes,
   ...siteRoutes,
   ...webhookRoutes,
+  ...webhookDeliveryRoutes,
   ...accessControlRoutes,
   ...contentRoutes,
   ...mcpRoutes,

@@ -9,7 +9,7 @@ import { deleteMedia, getMediaMeta, listMedia, readMedia, uploadMedia } from "..
 import { access } from "../access.js";
 import { readBytes } from "../body.js";
 import { readFormData } from "../form-data.js";
-import { readPage, PAGE_PARAMS } from "../paging.js";
+import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
 import { mediaResponse } from "./media-delivery.js";
 
@@ -24,9 +24,9 @@ export const mediaRoutes = defineRoutes([
     path: "/api/dashboard/media",
     access: access.grant("media:read"),
     summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=)",
-    query: PAGE_PARAMS,
+    query: pageParams(PAGE_SIZES.files),
     response: { list: "page", description: "Media assets, newest first (limit default 50, max 100)" },
-    handler: (event, ctx) => listMedia(ctx.service, ctx.workspace.id, readPage(getQuery(event))),
+    handler: (event, ctx) => listMedia(ctx.service, ctx.workspace.id, parsePage(getQuery(event), PAGE_SIZES.files)),
   },
   {
     method: "POST",

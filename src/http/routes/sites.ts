@@ -10,7 +10,7 @@ import { siteRollbackSchema } from "../../core/workspace-settings.js";
 import { deploySite, listDeploys, rollbackSite } from "../../services/sites.js";
 import { access } from "../access.js";
 import { readBytes, readJson } from "../body.js";
-import { readPage, PAGE_PARAMS } from "../paging.js";
+import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
 
 export { siteFallback } from "./site-serve.js";
@@ -23,9 +23,9 @@ export const siteRoutes = defineRoutes([
     path: "/api/dashboard/site/deploys",
     access: access.grant("sites:read"),
     summary: "List site deploys, newest first, the live one with live: true",
-    query: PAGE_PARAMS,
+    query: pageParams(PAGE_SIZES.files),
     response: { list: "page", description: "Deploys, newest first; the live one has live: true" },
-    handler: (event, ctx) => listDeploys(ctx.service, ctx.workspace.id, readPage(getQuery(event))),
+    handler: (event, ctx) => listDeploys(ctx.service, ctx.workspace.id, parsePage(getQuery(event), PAGE_SIZES.files)),
   },
   {
     method: "POST",

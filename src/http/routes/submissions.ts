@@ -9,9 +9,8 @@ import { pageOf } from "../../core/lists.js";
 import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, patchSubmission, submissionView } from "../../services/submissions.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
-import { parsePage } from "../page.js";
+import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
-import { PAGE_PARAMS } from "../paging.js";
 
 const param = (event: H3Event, name: string) => getRouterParam(event, name)!;
 const BASE = "/api/dashboard/forms/:slug/submissions";
@@ -22,10 +21,10 @@ export const submissionRoutes = defineRoutes([
     path: BASE,
     access: access.grant("submissions:read"),
     summary: "List a form's submissions, newest first (?limit=&offset=) → {data, meta: {total, limit, offset}}",
-    query: PAGE_PARAMS,
+    query: pageParams(PAGE_SIZES.records),
     response: { list: "page", description: "Submissions, newest first" },
     async handler(event, { service, workspace }) {
-      const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event)));
+      const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event), PAGE_SIZES.records));
       return pageOf(page.rows.map(submissionView), page.total, page);
     },
   },

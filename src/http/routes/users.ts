@@ -11,9 +11,8 @@ import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { identityDisabled } from "../middleware/auth.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
-import { parsePage } from "../page.js";
+import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
-import { PAGE_PARAMS } from "../paging.js";
 
 const id = (event: H3Event) => getRouterParam(event, "id")!;
 
@@ -27,11 +26,11 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users",
     access: access.grant("users:read"),
     summary: "List end users (?limit=&offset=) → {data: [{id, email, attributes, active, created_at, updated_at}], meta: {total, limit, offset}}",
-    query: PAGE_PARAMS,
+    query: pageParams(PAGE_SIZES.records),
     response: { list: "page", description: "End users {id, email, attributes, active, created_at, updated_at}" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
-      const page = parsePage(getQuery(event));
+      const page = parsePage(getQuery(event), PAGE_SIZES.records);
       const { rows, total } = await listEndUsers(service, workspace.id, page);
       return pageOf(rows, total, page);
     },

@@ -90,7 +90,7 @@ export const webhookRoutes = defineRoutes([
     method: "PUT",
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
-    summary: "Change active, debounce_ms (≤ 3,600,000) and debounce_scope (entry | webhook)",
+    summary: "Change active, debounce_ms (≤ 3,600,000), debounce_scope (entry | webhook), log_deliveries, standard_webhooks",
     body: { schema: webhookSettingsSchema },
     response: { schema: webhookSettingsViewSchema, description: "The settings as stored" },
     async handler(event, ctx) {

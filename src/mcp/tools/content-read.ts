@@ -4,14 +4,25 @@
  * include drafts (spec 4.2).
  */
 import { z } from "zod";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../../core/entry-query.js";
+import { DEFAULT_LIMIT, FILTER_OPS, MAX_IN_VALUES, MAX_LIMIT, MAX_SORT_KEYS } from "../../core/entry-query.js";
+import { MAX_OFFSET } from "../../core/pagination.js";
 import { listOf } from "../../core/lists.js";
 import { collectionView, getCollection, listCollections } from "../../services/collections.js";
-import { getEntry, listEntries } from "../../services/entries.js";
+import { listEntries, readEntry } from "../../services/entries.js";
 import { defineTool } from "../tool.js";
 
 /** The `collection` argument every item tool takes. */
 export const collectionArg = z.string().min(1).describe("Collection name, as returned by list_collections (e.g. \"posts\").");
+/** One filter value of list_items. */
+const filterScalar = z.union([z.string(), z.number(), z.boolean()]);
+/** The `fields` and `expand` arguments list_items and get_item share. */
+const shapeArgs = {
+  fields: z.array(z.string()).optional().describe("Only these user fields in each item (system fields always come)."),
+  expand: z
+    .array(z.string())
+    .optional()
+    .describe("relation / relations fields whose ids are replaced by the related entries (drafts included), one level deep."),
+};
 /** The `id` argument of the single-item tools. */
 export const itemIdArg = z.string().min(1).describe("The entry's id (a UUID), as returned by list_items or create_item.");
 
@@ -40,35 +51,50 @@ export const contentReadTools = [
   defineTool({
     name: "list_items",
     grant: "entries:read",
-    summary: "One page of a collection's entries, drafts included (status, limit, offset, sort, filter)",
+    summary: "One page of a collection's entries, drafts included (status, limit, offset/after, sort, fields, expand, filter)",
     description:
       "Lists the entries (items) of one collection, drafts as well as published ones, newest first. Returns " +
-      `{data: [entry], meta: {total, limit, offset}}; page with limit (1-${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and offset ` +
-      "until offset + limit >= total. Each entry has id, its fields, _status (draft or published), _published_at, " +
-      "_created_by, _created_at and _updated_at.",
+      `{data: [entry], meta: {total, limit, offset, next}}; page with limit (0-${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and either ` +
+      "offset, or after = meta.next of the previous page (null on the last page). Each entry has id, its fields, _status " +
+      "(draft or published), _published_at, _created_by, _created_at and _updated_at. The same query language as the " +
+      "delivery API: filters per field with operators, several sort keys, fields to return, relations to expand.",
     input: z.strictObject({
       collection: collectionArg,
       status: z.enum(["draft", "published"]).optional().describe("Only entries with this status; omit for both."),
-      limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Page size, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
-      offset: z.number().int().min(0).max(999_999_999).optional().describe("How many entries to skip (default 0)."),
+      limit: z.number().int().min(0).max(MAX_LIMIT).optional().describe(`Page size, 0-${MAX_LIMIT} (default ${DEFAULT_LIMIT}); 0 returns only meta.total.`),
+      offset: z.number().int().min(0).max(MAX_OFFSET).optional().describe("How many entries to skip (default 0); not with after."),
+      after: z.string().optional().describe("meta.next of the previous page, unchanged, with the same sort and filters; not with offset."),
       sort: z
-        .string()
+        .union([z.string(), z.array(z.string()).max(MAX_SORT_KEYS)])
         .optional()
-        .describe("A field name, or id, _created_at, _updated_at, _published_at; prefix with - for descending (default -_created_at)."),
+        .describe(
+          "Sort keys, most significant first, as a list or comma-separated: a field name, or id, _created_at, _updated_at, _published_at; " +
+            "prefix with - for descending (default -_created_at). Ties are broken by id.",
+        ),
+      ...shapeArgs,
       filter: z
-        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .record(z.string(), z.union([filterScalar, z.partialRecord(z.enum(FILTER_OPS), z.union([filterScalar, z.array(filterScalar).max(MAX_IN_VALUES)]))]))
         .optional()
-        .describe("Equality filters by field name, e.g. {\"featured\": true}; json and relations fields cannot be filtered."),
+        .describe(
+          `Filters by field name, AND-ed: a value means equality ({"featured": true}); an object gives operators (${FILTER_OPS.join(", ")}), e.g. ` +
+            '{"views": {"gte": 10}, "title": {"contains": "news"}, "tag": {"in": ["a", "b"]}, "cover": {"null": true}}. ' +
+            "System fields id, _created_at, _updated_at and _published_at filter too (dates as ISO 8601).",
+        ),
     }),
     annotations: { title: "List items", readOnlyHint: true, openWorldHint: false },
-    async run({ collection, status, limit, offset, sort, filter }, ctx) {
-      // The same query parser as the dashboard list (docs/content.md), so names are checked alike.
+    async run({ collection, status, limit, offset, after, sort, fields, expand, filter }, ctx) {
+      // The same query parser as the delivery and dashboard lists (docs/content.md), so names are checked alike.
       const params = new URLSearchParams();
       if (status) params.set("status", status);
       if (limit !== undefined) params.set("limit", String(limit));
       if (offset !== undefined) params.set("offset", String(offset));
-      if (sort) params.set("sort", sort);
-      for (const [field, value] of Object.entries(filter ?? {})) params.append(`filter[${field}]`, String(value));
+      if (after !== undefined) params.set("after", after);
+      if (sort !== undefined) params.set("sort", [sort].flat().join(","));
+      setShape(params, fields, expand);
+      for (const [field, value] of Object.entries(filter ?? {})) {
+        if (typeof value !== "object") params.append(`filter[${field}]`, String(value));
+        else for (const [op, v] of Object.entries(value)) if (v !== undefined) params.append(`filter[${field}][${op}]`, [v].flat().join(","));
+      }
       const c = await getCollection(ctx.service, ctx.workspaceId, collection);
       return listEntries(ctx.service, c, params, { publishedOnly: false });
     },
@@ -76,10 +102,22 @@ export const contentReadTools = [
   defineTool({
     name: "get_item",
     grant: "entries:read",
-    summary: "One entry by id, draft or published",
-    description: "Returns one entry of a collection by id, whether draft or published, with all its fields and system fields.",
-    input: z.strictObject({ collection: collectionArg, id: itemIdArg }),
+    summary: "One entry by id, draft or published (fields, expand)",
+    description:
+      "Returns one entry of a collection by id, whether draft or published, with all its fields and system fields; " +
+      "fields and expand as in list_items.",
+    input: z.strictObject({ collection: collectionArg, id: itemIdArg, ...shapeArgs }),
     annotations: { title: "Get an item", readOnlyHint: true, openWorldHint: false },
-    run: async ({ collection, id }, ctx) => getEntry(ctx.service, await getCollection(ctx.service, ctx.workspaceId, collection), id),
+    async run({ collection, id, fields, expand }, ctx) {
+      const params = new URLSearchParams();
+      setShape(params, fields, expand);
+      return readEntry(ctx.service, await getCollection(ctx.service, ctx.workspaceId, collection), id, params, { publishedOnly: false });
+    },
   }),
 ];
+
+/** fields and expand as query parameters, for the parser every surface shares. */
+function setShape(params: URLSearchParams, fields: string[] | undefined, expand: string[] | undefined): void {
+  if (fields) params.set("fields", fields.join(","));
+  if (expand) params.set("expand", expand.join(","));
+}

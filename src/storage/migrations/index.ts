@@ -10,6 +10,9 @@ import { statementTriggers } from "./005-statement-triggers.js";
 import { siteBlobs } from "./006-site-blobs.js";
 import { identityVerification } from "./007-identity-verification.js";
 import { dashboardHosts } from "./008-dashboard-hosts.js";
+import { webhookOutbox } from "./009-webhook-outbox.js";
+import { queryIndexes } from "./010-query-indexes.js";
+import { webhookDeliveries } from "./011-webhook-deliveries.js";
 
 export interface Migration {
   id: number;
@@ -26,4 +29,7 @@ export const migrations: Migration[] = [
   { id: 6, name: "site-blobs", sql: siteBlobs },
   { id: 7, name: "identity-verification", sql: identityVerification },
   { id: 8, name: "dashboard-hosts", sql: dashboardHosts },
+  { id: 9, name: "webhook-outbox", sql: webhookOutbox },
+  { id: 10, name: "query-indexes", sql: queryIndexes },
+  { id: 11, name: "webhook-deliveries", sql: webhookDeliveries },
 ];

@@ -1,0 +1,25 @@
+/**
+ * Which webhook gets an event and through which window (spec 6.7), shared by the in-memory
+ * dispatcher and the durable outbox so both match and key windows the same way.
+ */
+import { eventSubjectId, type ServiceEvent } from "../core/events.js";
+import { DEBOUNCE_MAX_MS } from "../core/webhook-policy.js";
+import type { WebhookTarget } from "./types.js";
+
+/** The source promises active, subscribed webhooks of the event's workspace; checked again anyway. */
+export function wantsEvent(target: WebhookTarget, event: ServiceEvent): boolean {
+  return target.active && target.workspaceId === event.workspaceId && target.events.includes(event.event);
+}
+
+/** spec 6.7.1: the coalescing window of a content.updated event (per entry), else undefined. */
+export function coalesceKey(event: ServiceEvent): string | undefined {
+  return event.event === "content.updated" ? `${event.workspaceId}\0${event.data.entry.id}` : undefined;
+}
+
+/** spec 6.7.2: the webhook's debounce window for `event` (key and delay), or undefined to send at once. */
+export function debounceWindow(target: WebhookTarget, event: ServiceEvent): { key: string; delayMs: number } | undefined {
+  const delayMs = Math.min(target.debounceMs || 0, DEBOUNCE_MAX_MS);
+  if (!(delayMs > 0)) return undefined;
+  const key = target.debounceScope === "webhook" ? `${target.id}\0${event.event}` : `${target.id}\0${event.event}\0${eventSubjectId(event)}`;
+  return { key, delayMs };
+}

@@ -1,0 +1,72 @@
+/**
+ * The collection editor's field changes in Chromium, through PATCH: a saved field without values
+ * goes at once; one holding values shows how many and goes only once confirmed (the values are
+ * then gone); a changed field name is a rename, so the stored values move with it.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { requestAt } from "../helpers/server.js";
+import { describeBrowser, expectAccessible, screenshot, signIn, startDashboard, type Dashboard } from "./browser.js";
+
+describeBrowser("dashboard in Chromium: collection field changes", () => {
+  let d: Dashboard;
+  let page: Page;
+  let token: string;
+  const api = async (path: string, init: Parameters<typeof requestAt>[2] = {}) => {
+    const res = await requestAt(`http://127.0.0.1:${d.port}`, path, { host: "demo.localhost", token, ...init });
+    return { status: res.status, body: await res.json() };
+  };
+  const fieldNames = async () => (await api("/api/dashboard/collections/notes")).body.fields.map((f: { name: string }) => f.name);
+
+  beforeAll(async () => {
+    d = await startDashboard();
+    token = (await (await requestAt(`http://127.0.0.1:${d.port}`, "/api/dashboard/login", { host: "demo.localhost", method: "POST", json: d.owner })).json()).access_token;
+    const fields = [{ name: "title", type: "string" }, { name: "label", type: "string" }, { name: "extra", type: "json" }];
+    expect((await api("/api/dashboard/collections", { method: "POST", json: { name: "notes", fields } })).status).toBe(201);
+    for (const e of [{ title: "a", label: "x" }, { title: "b", label: "y", _status: "published" }]) {
+      expect((await api("/api/dashboard/collections/notes/entries", { method: "POST", json: e })).status).toBe(201);
+    }
+    page = await (await d.context()).newPage();
+    await signIn(page, d.url, d.owner.email, d.owner.password);
+    await page.goto(`${d.url}collections/notes/definition`);
+    await page.getByRole("heading", { name: "Collection notes" }).waitFor();
+  }, 60_000);
+  afterAll(() => d?.close());
+
+  it("removes a saved field without values at once", async () => {
+    await page.getByRole("button", { name: "Remove field extra" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Removed field extra." }).count()).toBe(1);
+    expect(await fieldNames()).toEqual(["title", "label"]);
+  });
+
+  it("a field holding values: shows the count, keeps it on Keep, drops the values only when confirmed", async () => {
+    await page.getByRole("button", { name: "Remove field label" }).click();
+    const question = page.getByRole("alert").filter({ hasText: "Field label holds 2 stored values. Removing it drops them for good." });
+    await question.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Drop 2 values and remove");
+    await screenshot(page, "collection-drop-field");
+    await expectAccessible(page, "collection editor: confirm a drop");
+    expect(await fieldNames()).toEqual(["title", "label"]);
+
+    await page.getByRole("button", { name: "Keep field" }).click();
+    expect(await question.count()).toBe(0);
+    expect(await fieldNames()).toEqual(["title", "label"]);
+
+    await page.getByRole("button", { name: "Remove field label" }).click();
+    await page.getByRole("button", { name: "Drop 2 values and remove" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Removed field label and dropped 2 stored values." }).count()).toBe(1);
+    expect(await page.getByLabel("Field name").count()).toBe(1);
+    expect(await fieldNames()).toEqual(["title"]);
+    const entries = (await api("/api/dashboard/collections/notes/entries")).body.data as Record<string, unknown>[];
+    expect(entries.some((e) => Object.hasOwn(e, "label"))).toBe(false);
+  });
+
+  it("a changed field name is saved as a rename: the values move", async () => {
+    await page.getByLabel("Field name").fill("headline");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Saved." }).count()).toBe(1);
+    expect(await fieldNames()).toEqual(["headline"]);
+    const entries = (await api("/api/dashboard/collections/notes/entries?sort=headline")).body.data as Record<string, unknown>[];
+    expect(entries.map((e) => e.headline)).toEqual(["a", "b"]);
+  });
+});
