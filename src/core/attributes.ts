@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { badRequest } from "./errors.js";
+import { checkedBy, parseWithSchema } from "./body-schema.js";
 
 const scalar = z.union([z.string().max(1000), z.number().refine(Number.isFinite, "must be a finite number"), z.boolean(), z.null()]);
 const schema = z
@@ -25,11 +26,11 @@ const schema = z
  */
 export function parseAttributes(input: unknown): Record<string, unknown> {
   if (!input || typeof input !== "object" || Array.isArray(input)) throw badRequest("attributes: must be an object", { field: "attributes" });
-  const r = schema.safeParse(input);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const path = ["attributes", ...issue.path.map(String)].join(".");
-    throw badRequest(`${path}: ${issue.message}`, { field: path });
-  }
-  return r.data;
+  return parseWithSchema(schema, input, { prefix: "attributes" });
 }
+
+/** Attributes as a body sends them: an object; each name and value is checked by {@link parseAttributes}. */
+export const attributesBodySchema = z
+  .record(z.string(), z.unknown(), { error: "attributes: must be an object" })
+  .transform(checkedBy(parseAttributes))
+  .meta({ description: "Flat: each value a string, number, boolean, null or a list of them; at most 50; not email" });

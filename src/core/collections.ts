@@ -7,6 +7,7 @@
  * parseCollectionDefinition({ name: "posts", access: "public", fields: [{ name: "title", type: "string", required: true }] });
  */
 import { z } from "zod";
+import { parseWithSchema } from "./body-schema.js";
 import { badRequest } from "./errors.js";
 import type { EventEntry } from "./events.js";
 
@@ -85,13 +86,7 @@ export interface CollectionDefinition {
  * parseCollectionDefinition({ name: "media" }); // throws 400 name: is reserved (a path under /api/v1/)
  */
 export function parseCollectionDefinition(input: unknown): CollectionDefinition {
-  const result = collectionDefinitionSchema.safeParse(input);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const path = issue.path.join(".");
-    throw badRequest(path ? `${path}: ${issue.message}` : issue.message, path ? { field: path } : undefined);
-  }
-  const d = result.data;
+  const d = parseWithSchema(collectionDefinitionSchema, input);
   return { name: d.name, fields: d.fields, access: d.access, rule: d.rule ?? null };
 }
 

@@ -5,6 +5,8 @@
  * @example
  * normalizeEmail("  Ada@Example.COM "); // "ada@example.com"
  */
+import { z } from "zod";
+import { checkedBy } from "./body-schema.js";
 import { badRequest } from "./errors.js";
 
 const MAX_EMAIL = 254; // RFC 5321 path limit
@@ -31,6 +33,10 @@ export function tryNormalizeEmail(value: unknown): string | undefined {
  */
 export function normalizeEmail(value: unknown): string {
   const email = tryNormalizeEmail(value);
-  if (email === undefined) throw badRequest("email must be a valid email address", { field: "email" });
+  if (email === undefined) throw badRequest(INVALID_EMAIL, { field: "email" });
   return email;
 }
+
+const INVALID_EMAIL = "email must be a valid email address";
+/** A sign-in email as a body sends it; stored trimmed and lower-cased. */
+export const emailSchema = z.string({ error: INVALID_EMAIL }).transform(checkedBy(normalizeEmail)).meta({ format: "email" });

@@ -8,16 +8,12 @@
  */
 import { ZodError } from "zod";
 import { isServiceError, ServiceError } from "./errors.js";
+import { issueToBadRequest } from "./body-schema.js";
 
 export function asServiceError(error: unknown): { error: ServiceError; unexpected: boolean } {
   if (isServiceError(error)) return { error, unexpected: false };
   if (error instanceof ZodError) {
-    const issue = error.issues[0];
-    const path = issue?.path.join(".");
-    return {
-      error: new ServiceError(400, "bad_request", path ? `${path}: ${issue?.message}` : (issue?.message ?? "Invalid input")),
-      unexpected: false,
-    };
+    return { error: error.issues.length ? issueToBadRequest(error) : new ServiceError(400, "bad_request", "Invalid input"), unexpected: false };
   }
   return { error: new ServiceError(500, "internal", "Internal server error"), unexpected: true };
 }

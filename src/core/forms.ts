@@ -7,7 +7,7 @@
  * parseFormDefinition({ slug: "contact", name: "Contact", fields: [{ name: "email", type: "email", required: true }] });
  */
 import { z } from "zod";
-import { badRequest } from "./errors.js";
+import { parseWithSchema } from "./body-schema.js";
 
 /** Field types a form can hold. `file` values arrive only as multipart uploads. */
 export const FORM_FIELD_TYPES = ["string", "text", "email", "url", "number", "boolean", "date", "select", "file"] as const;
@@ -78,13 +78,7 @@ export interface FormDefinition {
  * parseFormDefinition({ slug: "Contact Us", name: "x" }); // throws 400 slug: must be 1-64 lowercase …
  */
 export function parseFormDefinition(input: unknown): FormDefinition {
-  const result = formDefinitionSchema.safeParse(input);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const path = issue.path.join(".");
-    throw badRequest(path ? `${path}: ${issue.message}` : issue.message, path ? { field: path } : undefined);
-  }
-  return result.data;
+  return parseWithSchema(formDefinitionSchema, input);
 }
 
 /** True when `slug` could name a form (checked before any lookup). @example isFormSlug("contact"); // true */

@@ -8,6 +8,8 @@
  * hasGrant(held, "collections:read"); // true (any grant on entries)
  * hasGrant(held, "collections:write"); // false (no implication confers a write)
  */
+import { z } from "zod";
+import { checkedBy, parseWithSchema } from "./body-schema.js";
 import { badRequest, missingGrant } from "./errors.js";
 
 /**
@@ -91,22 +93,28 @@ export function parseGrant(s: string): Grant {
  */
 export function parseGrants(input: unknown): Grant[] {
   if (input === undefined) return [];
-  if (!Array.isArray(input)) {
-    throw badRequest(`grants must be an array of grant strings (${VALID_FORM}), got ${describe(input)}`, {
-      field: "grants",
-    });
-  }
-  const out = new Set<Grant>();
-  input.forEach((item: unknown, i) => {
-    if (!isGrant(item)) {
-      throw badRequest(`Invalid grant at grants[${i}] (${describe(item)}): expected ${VALID_FORM}`, {
-        field: `grants[${i}]`,
-      });
-    }
-    out.add(item);
-  });
-  return [...out].sort();
+  return parseWithSchema(grantsSchema, input, { field: "grants" });
 }
+
+const invalidGrantAt = (index: unknown, item: unknown) => `Invalid grant at grants[${String(index)}] (${describe(item)}): expected ${VALID_FORM}`;
+
+/**
+ * A grants list as a body sends it: an array of grant strings. The grant syntax is checked on
+ * each string; the result is deduplicated and sorted.
+ */
+export const grantsSchema = z
+  .array(z.string({ error: (issue) => invalidGrantAt(issue.path?.at(-1), issue.input) }), {
+    error: (issue) => `grants must be an array of grant strings (${VALID_FORM}), got ${describe(issue.input)}`,
+  })
+  .transform(
+    checkedBy((items) => {
+      items.forEach((item, i) => {
+        if (!isGrant(item)) throw badRequest(invalidGrantAt(i, item), { field: `grants[${i}]` });
+      });
+      return [...new Set(items as Grant[])].sort();
+    }),
+  )
+  .meta({ description: `Grant strings, ${VALID_FORM}` });
 
 /**
  * The effective set of a held set: the held grants plus exactly the three implications of spec

@@ -8,7 +8,10 @@
  * const stored = hashToken(value); // what the database keeps (unique index)
  */
 import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { parseWithSchema } from "./body-schema.js";
 import { badRequest } from "./errors.js";
+import { grantsSchema } from "./grants.js";
 
 /**
  * An API key value: `pk_` and 64 lowercase hex characters (spec 2.1, 8).
@@ -148,8 +151,16 @@ export const MAX_KEY_NAME = 200;
  * parseKeyName("  build server "); // "build server"
  */
 export function parseKeyName(name: unknown): string {
-  if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required (where the key is used)", { field: "name" });
-  const trimmed = name.trim();
-  if (trimmed.length > MAX_KEY_NAME) throw badRequest(`name must be at most ${MAX_KEY_NAME} characters`, { field: "name" });
-  return trimmed;
+  return parseWithSchema(keyNameSchema, name, { field: "name" });
 }
+
+const NAME_REQUIRED = { error: "name is required (where the key is used)" };
+/** An API key's name as sent; stored trimmed. */
+export const keyNameSchema = z
+  .string(NAME_REQUIRED)
+  .trim()
+  .min(1, NAME_REQUIRED)
+  .max(MAX_KEY_NAME, { error: `name must be at most ${MAX_KEY_NAME} characters` });
+
+/** The body creating an API key: `{name, grants}`. */
+export const apiKeyBodySchema = z.strictObject({ name: keyNameSchema, grants: grantsSchema.optional() });

@@ -12,6 +12,8 @@
  * await verifyPassword("correct horse battery", stored); // true
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { checkedBy } from "./body-schema.js";
 import { badRequest } from "./errors.js";
 import { isTokenFormat, tokenKind } from "./keys.js";
 import { derive, OWASP_SCRYPT, type ScryptParams } from "./scrypt.js";
@@ -172,6 +174,17 @@ export function validateNewPassword(pw: unknown): asserts pw is string {
   validatePassword(pw);
   if (looksLikeToken(pw)) throw badRequest("password must not be an API key or token", { field: "password" });
 }
+
+/** A new password as a body sends it; its length (in code points) and form are checked by validateNewPassword. */
+export const newPasswordSchema = z
+  .string({ error: "password must be a string" })
+  .transform(
+    checkedBy((pw: string) => {
+      validateNewPassword(pw);
+      return pw;
+    }),
+  )
+  .meta({ description: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; never an API key or token` });
 
 /**
  * True when `value` has the exact shape of one of our bearer tokens (`pk_`, `ds_`, `dr_`, `as_` +

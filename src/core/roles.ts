@@ -2,7 +2,8 @@
  * The two dashboard roles (spec 5.5): an owner bypasses grants and alone manages members, keys,
  * webhooks and identity settings; a member holds exactly its grants.
  */
-import { badRequest } from "./errors.js";
+import { z } from "zod";
+import { parseWithSchema } from "./body-schema.js";
 
 export type Role = "owner" | "member";
 export const ROLES: readonly Role[] = ["owner", "member"];
@@ -14,6 +15,8 @@ export const ROLES: readonly Role[] = ["owner", "member"];
  * parseRole("owner"); // "owner"
  */
 export function parseRole(value: unknown): Role {
-  if (value === "owner" || value === "member") return value;
-  throw badRequest(`role must be owner or member, got ${JSON.stringify(value)}`, { field: "role" });
+  return parseWithSchema(roleSchema, value, { field: "role" });
 }
+
+/** A dashboard role as sent: owner or member. */
+export const roleSchema = z.enum(["owner", "member"], { error: (issue) => `role must be owner or member, got ${JSON.stringify(issue.input)}` });

@@ -16,6 +16,7 @@
  */
 import { z } from "zod";
 import { badRequest } from "./errors.js";
+import { issueToBadRequest } from "./body-schema.js";
 
 /** A value an account field is compared with. */
 export type Scalar = string | number | boolean | null;
@@ -57,7 +58,17 @@ const accountSchema = z
     if (has("eq") === has("in")) ctx.addIssue({ code: "custom", path: [], message: "takes exactly one of eq or in" });
   });
 const listSchema = z.array(z.unknown()).min(1, "must list at least one condition").max(50);
-const ruleSchema = z.strictObject({ name: z.string().trim().min(1, "must not be empty").max(100), condition: z.unknown().optional() });
+/**
+ * A rule body `{name, condition}`. The condition is checked by {@link parseCondition} (recursive,
+ * with depth and size limits, each error naming its path), so here it is any JSON object.
+ */
+export const ruleSchema = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(100),
+  condition: z.unknown().optional().meta({
+    type: "object",
+    description: "{signed_in: true}, {account: {field, eq | in}}, {all: [condition, …]} or {any: [condition, …]} (docs/identity.md)",
+  }),
+});
 
 /**
  * Validates a rule body `{name, condition}`; throws 400 naming the path.
@@ -135,9 +146,7 @@ function same(field: string, actual: unknown, wanted: Scalar): boolean {
 }
 
 function fromZod(error: z.ZodError, prefix: string) {
-  const issue = error.issues[0]!;
-  const path = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
-  return fail(path, issue.message);
+  return issueToBadRequest(error, { prefix });
 }
 
 function fail(path: string, message: string) {

@@ -15,8 +15,10 @@
  * - PUT: stored names the request does not mention are kept (spec 4.3.1 "only the other names need be sent").
  */
 import ipaddr from "ipaddr.js";
+import { z } from "zod";
 import { badRequest } from "./errors.js";
-import { EVENT_NAMES, WEBHOOK_FORMATS, isEventName, type EventName, type WebhookFormat } from "./events.js";
+import { booleanField, parseWithSchema } from "./body-schema.js";
+import { EVENT_NAMES, WEBHOOK_FORMATS, type EventName, type WebhookFormat } from "./events.js";
 
 /** Options of {@link validateWebhookUrl} and {@link isForbiddenAddress}. */
 export interface WebhookPolicyOptions {
@@ -217,51 +219,121 @@ export function applyHeaderUpdate(stored: Record<string, string>, input: unknown
   return finalize([...current.values()]);
 }
 
+/** Webhook events: a non-empty list of the six event names; duplicates are dropped. */
+export const webhookEventsSchema = z
+  .array(z.enum(EVENT_NAMES, { error: (issue) => `Unknown event ${quote(issue.input)}; expected one of ${EVENT_NAMES.join(", ")}` }), {
+    error: "events must be an array of event names",
+  })
+  .min(1, { error: "events must name at least one event" })
+  .transform((names) => [...new Set(names)]);
+
+/** A webhook's payload format; absent or null means the default, `service`. */
+export const webhookFormatSchema = z
+  .enum(WEBHOOK_FORMATS, { error: (issue) => `Unknown format ${quote(issue.input)}; expected one of ${WEBHOOK_FORMATS.join(", ")}` })
+  .nullish();
+
+const DEBOUNCE_MS_RULE = { error: `debounce_ms must be an integer from 0 to ${DEBOUNCE_MAX_MS} (one hour)` };
+const debounceMsSchema = z.int(DEBOUNCE_MS_RULE).min(0, DEBOUNCE_MS_RULE).max(DEBOUNCE_MAX_MS, DEBOUNCE_MS_RULE);
+const debounceScopeSchema = z.enum(["entry", "webhook"], { error: `debounce_scope must be "entry" or "webhook"` });
+
+/** Custom headers as sent: name to value; the names and values are checked by the header rules above. */
+const headersSchema = z
+  .record(z.string(), z.unknown(), { error: "headers must be an object of header name to string value" })
+  .nullish()
+  .meta({ description: "Header name to value; never returned. On PUT a blank value keeps the stored one, null or {} clears all (spec 4.3)" });
+
+/** Opt-in options beyond the spec, off by default; a webhook body and the settings both take them. */
+const optInFlags = {
+  log_deliveries: booleanField("log_deliveries").optional().meta({ description: "Keep a delivery log (opt-in, beyond the spec)" }),
+  standard_webhooks: booleanField("standard_webhooks").optional().meta({ description: "Also send the Standard Webhooks headers (opt-in, beyond the spec)" }),
+};
+/** On a record or the settings: present only when on. */
+const optInFlagsOut = { log_deliveries: z.literal(true).optional(), standard_webhooks: z.literal(true).optional() };
+
 /**
- * The events a webhook fires on: a non-empty array of the six names, duplicates removed, order kept.
+ * The body creating a webhook (spec 4.3): its shape. The target's address (validateWebhookUrl)
+ * and the header names and values are semantic checks run after it.
+ */
+export const webhookCreateSchema = z.strictObject({
+  url: z.string({ error: (issue) => (issue.input === undefined ? "url is required (an https:// URL)" : "Webhook url is required and must be a string") }),
+  events: webhookEventsSchema,
+  format: webhookFormatSchema,
+  headers: headersSchema,
+  active: booleanField("active").optional(),
+  ...optInFlags,
+});
+
+/** The body changing a webhook: any of the create fields. */
+export const webhookUpdateSchema = webhookCreateSchema.partial();
+
+/** The body changing a webhook's settings; the secret never changes (spec 6.6). */
+export const webhookSettingsSchema = z.strictObject({
+  active: booleanField("active").optional(),
+  debounce_ms: debounceMsSchema.nullish(),
+  debounce_scope: debounceScopeSchema.nullish(),
+  ...optInFlags,
+});
+
+/** The optional body of a test delivery: the sample's event name. */
+export const webhookTestSchema = z.object({
+  event: z.enum(EVENT_NAMES, { error: (issue) => `event must be one of the six event names, got ${JSON.stringify(issue.input)}` }).optional(),
+});
+
+/**
+ * A webhook as answered (spec 4.3): never the secret or header values, only the header names.
+ */
+export const webhookRecordSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(EVENT_NAMES)),
+  active: z.boolean(),
+  format: z.enum(WEBHOOK_FORMATS),
+  header_names: z.array(z.string()),
+  ...optInFlagsOut,
+  created_at: z.string(),
+});
+
+/** A webhook's settings view: the one place its secret appears. */
+export const webhookSettingsViewSchema = z.object({
+  active: z.boolean(),
+  debounce_ms: z.int(),
+  debounce_scope: z.enum(["entry", "webhook"]),
+  secret: z.string(),
+  ...optInFlagsOut,
+  previous_secret_until: z.string().optional().meta({ description: "End of an open rotation window, while the previous secret still signs" }),
+});
+
+/**
+ * Webhook events, deduplicated in order; 400 naming the first unknown one.
  *
  * @example
  * validateEvents(["content.published", "content.published"]) // ["content.published"]
  */
 export function validateEvents(input: unknown): EventName[] {
-  if (!Array.isArray(input)) throw badRequest("events must be an array of event names", { field: "events" });
-  if (input.length === 0) throw badRequest("events must name at least one event", { field: "events" });
-  const out: EventName[] = [];
-  for (const name of input) {
-    if (!isEventName(name))
-      throw badRequest(`Unknown event ${quote(name)}; expected one of ${EVENT_NAMES.join(", ")}`, { field: "events" });
-    if (!out.includes(name)) out.push(name);
-  }
-  return out;
+  return parseWithSchema(webhookEventsSchema, input, { field: "events" });
 }
 
 /**
- * The body format (spec 2.6, 6.3); `undefined` or `null` -> `"service"`.
+ * A webhook format; undefined/null -> "service".
  *
  * @example
  * validateFormat(undefined) // "service"
  */
 export function validateFormat(input: unknown): WebhookFormat {
-  if (input === undefined || input === null) return "service";
-  if (typeof input === "string" && (WEBHOOK_FORMATS as readonly string[]).includes(input)) return input as WebhookFormat;
-  throw badRequest(`Unknown format ${quote(input)}; expected one of ${WEBHOOK_FORMATS.join(", ")}`, { field: "format" });
+  return parseWithSchema(webhookFormatSchema, input, { field: "format" }) ?? "service";
 }
 
 /**
- * Debounce settings (spec 2.6, 6.7): an integer 0..3,600,000 ms (absent -> 0, no extra debounce) and
- * scope `entry` (default) or `webhook`.
+ * Debounce settings (spec 2.6): ms 0..3,600,000 (default 0), scope entry | webhook (default entry).
  *
  * @example
- * validateDebounce(5000, undefined) // { debounce_ms: 5000, debounce_scope: "entry" }
+ * validateDebounce(undefined, undefined) // { debounce_ms: 0, debounce_scope: "entry" }
  */
 export function validateDebounce(ms: unknown, scope: unknown): { debounce_ms: number; debounce_scope: DebounceScope } {
-  const value = ms ?? 0;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > DEBOUNCE_MAX_MS)
-    throw badRequest(`debounce_ms must be an integer from 0 to ${DEBOUNCE_MAX_MS} (one hour)`, { field: "debounce_ms" });
-  const s = scope ?? "entry";
-  if (s !== "entry" && s !== "webhook")
-    throw badRequest(`debounce_scope must be "entry" or "webhook"`, { field: "debounce_scope" });
-  return { debounce_ms: value, debounce_scope: s };
+  return {
+    debounce_ms: parseWithSchema(debounceMsSchema, ms ?? 0, { field: "debounce_ms" }),
+    debounce_scope: parseWithSchema(debounceScopeSchema, scope ?? "entry", { field: "debounce_scope" }),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -79,10 +79,20 @@ function renderParameters(params: Json[] | undefined): string[] {
   ];
 }
 
+/** The field names of a response object, or of a list's items: `{id, url, …}`, or "". */
+function responseFields(schema: Json | undefined): string {
+  const data = (schema?.properties as Record<string, Json> | undefined)?.data;
+  const item = data?.type === "array" ? (data.items as Json | undefined) : schema;
+  const props = item?.properties as Json | undefined;
+  return props ? ` {${Object.keys(props).join(", ")}}` : "";
+}
+
 function renderResponse(responses: Record<string, Json>): string {
   const [status, ok] = Object.entries(responses).find(([s]) => /^2\d\d$/.test(s)) ?? ["200", { description: "" }];
-  const media = Object.keys((ok.content ?? {}) as Json)[0];
-  return `Answers ${status}${media && media !== "application/json" ? ` (\`${media}\`)` : ""}: ${cell(ok.description)}.`;
+  const content = (ok.content ?? {}) as Record<string, { schema?: Json }>;
+  const media = Object.keys(content)[0];
+  const fields = media === "application/json" ? responseFields(content[media]!.schema) : "";
+  return `Answers ${status}${media && media !== "application/json" ? ` (\`${media}\`)` : ""}: ${cell(`${ok.description}${fields}`)}.`;
 }
 
 /** The Markdown reference of an OpenAPI document built by openApiDocument. */

@@ -38,7 +38,7 @@ export interface RouteDef {
 
 /**
  * A body in the OpenAPI document: the zod schema the route (or its core module) validates it
- * with; where validation is hand-written, a description only, so no rule is written twice.
+ * with; a description only for a body whose fields a collection or form defines at run time.
  */
 export interface BodyDoc {
   schema?: z.ZodType;

@@ -8,8 +8,8 @@
  * const { token, expires_at } = await startAccountSession(ctx, ws.id, account.id);
  */
 import { conflict, unauthorized } from "../core/errors.js";
-import { normalizeEmail } from "../core/email.js";
-import { validateNewPassword } from "../core/passwords.js";
+import { parseWithSchema } from "../core/body-schema.js";
+import { signupBodySchema } from "../core/end-users.js";
 import { createAccountRepo, type Account } from "../storage/accounts.js";
 import { repo } from "../storage/context.js";
 import { createEndUserRepo } from "../storage/end-users.js";
@@ -21,9 +21,8 @@ const accounts = (ctx: ServiceContext) => repo(ctx, createAccountRepo);
 
 /** Creates an active, unverified account; 400 naming the field, 409 when the email is taken. */
 export async function signUp(ctx: ServiceContext, workspaceId: string, input: { email: unknown; password: unknown }): Promise<Account> {
-  const email = normalizeEmail(input.email);
-  validateNewPassword(input.password);
-  const user = await repo(ctx, createEndUserRepo).create(workspaceId, { email, password: input.password, attributes: {}, active: true, emailVerified: false });
+  const { email, password } = parseWithSchema(signupBodySchema, input, { named: true });
+  const user = await repo(ctx, createEndUserRepo).create(workspaceId, { email, password, attributes: {}, active: true, emailVerified: false });
   if (!user) throw conflict("An account with this email already exists; sign in instead");
   return { id: user.id, email: user.email, email_verified: user.email_verified, attributes: user.attributes, created_at: user.created_at };
 }

@@ -8,10 +8,9 @@
  * @example
  * const user = await createEndUser(ctx, ws.id, { email: "ada@example.com", password: "…" }, OPERATOR);
  */
-import { parseAttributes } from "../core/attributes.js";
-import { normalizeEmail } from "../core/email.js";
+import { fieldsOf, parseWithSchema } from "../core/body-schema.js";
+import { endUserBodySchema } from "../core/end-users.js";
 import { badRequest, notFound } from "../core/errors.js";
-import { validateNewPassword } from "../core/passwords.js";
 import { repo } from "../storage/context.js";
 import { createEndUserRepo, endUserEmailTaken, type EndUser, type EndUserChange } from "../storage/end-users.js";
 import type { ServiceContext } from "./context.js";
@@ -20,7 +19,7 @@ import { assertMayAdmitAccount, type Actor } from "./gates.js";
 export type { EndUser, EndUserChange };
 
 /** The fields an end-user body may carry. */
-export const END_USER_FIELDS = ["email", "password", "attributes", "active", "email_verified"];
+export const END_USER_FIELDS = fieldsOf(endUserBodySchema);
 
 const endUsers = (ctx: ServiceContext) => repo(ctx, createEndUserRepo);
 const unknownUser = () => notFound("Unknown end user");
@@ -30,21 +29,9 @@ export function parseEndUserChange(body: Record<string, unknown>): EndUserChange
   for (const key of Object.keys(body)) {
     if (!END_USER_FIELDS.includes(key)) throw badRequest(`Unknown field ${JSON.stringify(key)}; end users take ${END_USER_FIELDS.join(", ")}`, { field: key });
   }
-  const change: EndUserChange = {};
-  if (body.email !== undefined) change.email = normalizeEmail(body.email);
-  if (body.password !== undefined) {
-    validateNewPassword(body.password);
-    change.password = body.password;
-  }
-  if (body.attributes !== undefined) change.attributes = parseAttributes(body.attributes);
-  if (body.active !== undefined) {
-    if (typeof body.active !== "boolean") throw badRequest("active must be true or false", { field: "active" });
-    change.active = body.active;
-  }
-  if (body.email_verified !== undefined) {
-    if (typeof body.email_verified !== "boolean") throw badRequest("email_verified must be true or false", { field: "email_verified" });
-    change.emailVerified = body.email_verified;
-  }
+  const { email_verified, ...rest } = parseWithSchema(endUserBodySchema, body, { named: true });
+  const change: EndUserChange = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  if (email_verified !== undefined) change.emailVerified = email_verified;
   return change;
 }
 

@@ -7,8 +7,8 @@
  * const { value } = await createKey(ctx, ws.id, { name: "build", grants: ["entries:read"] });
  */
 import { notFound } from "../core/errors.js";
-import { parseGrants } from "../core/grants.js";
-import { parseKeyName } from "../core/keys.js";
+import { parseWithSchema } from "../core/body-schema.js";
+import { apiKeyBodySchema } from "../core/keys.js";
 import { createApiKeyRepo, type ApiKeyRecord, type CreatedApiKey, type LegacyImport } from "../storage/api-keys.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
@@ -31,9 +31,8 @@ export async function getKey(ctx: ServiceContext, workspaceId: string, id: strin
 
 /** Creates a key; 400 naming the field for a bad name or grant. The value is in the result only. */
 export function createKey(ctx: ServiceContext, workspaceId: string, input: { name: unknown; grants?: unknown }): Promise<CreatedApiKey> {
-  const name = parseKeyName(input.name);
-  const grants = parseGrants(input.grants);
-  return keys(ctx).create(workspaceId, { name, grants });
+  const { name, grants } = parseWithSchema(apiKeyBodySchema, input, { named: true });
+  return keys(ctx).create(workspaceId, { name, grants: grants ?? [] });
 }
 
 /** Revokes a key at once and for good; revoking a revoked key again is a no-op, an unknown id 404. */

@@ -7,11 +7,9 @@
  * @example
  * await createMember(ctx, ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
  */
+import { parseWithSchema } from "../core/body-schema.js";
 import { badRequest, notFound } from "../core/errors.js";
-import { normalizeEmail } from "../core/email.js";
-import { parseGrants } from "../core/grants.js";
-import { validateNewPassword } from "../core/passwords.js";
-import { parseRole } from "../core/roles.js";
+import { memberCreateSchema, memberUpdateSchema } from "../core/members.js";
 import { repo } from "../storage/context.js";
 import { createMemberRepo, type Member } from "../storage/members.js";
 import type { ServiceContext } from "./context.js";
@@ -46,17 +44,13 @@ export function createMember(
   workspaceId: string,
   input: { email: unknown; password: unknown; role?: unknown; grants?: unknown },
 ): Promise<Member> {
-  const email = normalizeEmail(input.email);
-  const role = parseRole(input.role ?? "member");
-  const grants = parseGrants(input.grants);
-  validateNewPassword(input.password);
-  return members(ctx).create(workspaceId, { email, password: input.password, role, grants });
+  const body = parseWithSchema(memberCreateSchema, input, { named: true });
+  return members(ctx).create(workspaceId, { email: body.email, password: body.password, role: body.role ?? "member", grants: body.grants ?? [] });
 }
 
 /** Changes role and/or grants (400 when neither is sent); 409 when it would demote the last owner. */
 export function updateMember(ctx: ServiceContext, workspaceId: string, id: string, patch: { role?: unknown; grants?: unknown }): Promise<Member> {
-  const role = patch.role === undefined ? undefined : parseRole(patch.role);
-  const grants = patch.grants === undefined ? undefined : parseGrants(patch.grants);
+  const { role, grants } = parseWithSchema(memberUpdateSchema, patch, { named: true });
   if (role === undefined && grants === undefined) throw badRequest("Send role and/or grants to change");
   return members(ctx).update(workspaceId, id, { role, grants });
 }

@@ -4,6 +4,7 @@
  * not see the address (core/rules.ts).
  */
 import { badRequest } from "../core/errors.js";
+import { INVALID_VERIFICATION_TOKEN } from "../core/end-users.js";
 import { EMAIL_VERIFICATION_TTL_MS } from "../core/lifetimes.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
@@ -48,6 +49,6 @@ export async function sendVerification(
 export async function verifyEmail(ctx: ServiceContext, workspaceId: string, token: unknown): Promise<Account> {
   const userId = await repo(ctx, createEmailVerificationRepo).consume(workspaceId, token);
   const account = userId === undefined ? undefined : await repo(ctx, createAccountRepo).get(workspaceId, userId);
-  if (!account) throw badRequest("Invalid or expired verification token; sign in and ask for a new one (POST /api/v1/accounts/verify/resend)", { field: "token" });
+  if (!account) throw badRequest(INVALID_VERIFICATION_TOKEN, { field: "token" });
   return account;
 }

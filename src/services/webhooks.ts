@@ -6,16 +6,17 @@
  * @example
  * const hook = await createWebhook(ctx, ws.id, { url: "https://example.com/hook", events: ["content.published"] });
  */
+import { fieldsOf, parseWithSchema } from "../core/body-schema.js";
 import { badRequest } from "../core/errors.js";
-import { isEventName, type EventName } from "../core/events.js";
 import { assertKnownFields } from "../core/fields.js";
 import {
   applyHeaderUpdate,
-  validateDebounce,
-  validateEvents,
-  validateFormat,
   validateHeadersForCreate,
   validateWebhookUrl,
+  webhookCreateSchema,
+  webhookSettingsSchema,
+  webhookTestSchema,
+  webhookUpdateSchema,
 } from "../core/webhook-policy.js";
 import { repo } from "../storage/context.js";
 import { createWebhookRepo, type WebhookRecord, type WebhookSettings } from "../storage/webhooks.js";
@@ -33,33 +34,24 @@ export interface WebhookTestResult {
   error?: string;
 }
 
-/**
- * Fields of a webhook body; the settings are changed only through updateWebhookSettings. The
- * opt-in options beyond the spec (off by default) are taken by both.
- */
-const FLAGS = ["log_deliveries", "standard_webhooks"];
-const WRITABLE = new Set(["url", "events", "format", "headers", "active", ...FLAGS]);
-const SETTINGS = new Set(["active", "debounce_ms", "debounce_scope", ...FLAGS]);
+/** Fields of a webhook body; the settings are changed only through updateWebhookSettings. */
+const WRITABLE = fieldsOf(webhookCreateSchema);
+const SETTINGS = fieldsOf(webhookSettingsSchema);
 
 const webhooks = (ctx: ServiceContext) => repo(ctx, createWebhookRepo);
 const urlOptions = (ctx: ServiceContext) => ({ allowPrivate: ctx.options.allowPrivateWebhookTargets });
 
 /** 400 for a field a webhook body does not take, pointing settings and the secret to their own place. */
 function assertWebhookFields(body: Record<string, unknown>, where: string): void {
-  const misplaced = Object.keys(body).find((key) => !WRITABLE.has(key) && (SETTINGS.has(key) || key === "secret"));
+  const misplaced = Object.keys(body).find((key) => !WRITABLE.includes(key) && (SETTINGS.includes(key) || key === "secret"));
   if (misplaced) throw badRequest(`${misplaced} is set through the webhook settings (PUT /api/dashboard/webhooks/{id}/settings), not ${where}`);
-  assertKnownFields(body, [...WRITABLE], where);
+  assertKnownFields(body, WRITABLE, where);
 }
 
-function optionalBoolean(value: unknown, name: string): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "boolean") throw badRequest(`${name} must be true or false`);
-  return value;
-}
-
-const flags = (body: Record<string, unknown>) => ({
-  logDeliveries: optionalBoolean(body.log_deliveries, "log_deliveries"),
-  standardWebhooks: optionalBoolean(body.standard_webhooks, "standard_webhooks"),
+/** The opt-in options beyond the spec (off by default), taken by a webhook body and the settings alike. */
+const flags = (input: { log_deliveries?: boolean; standard_webhooks?: boolean }) => ({
+  logDeliveries: input.log_deliveries,
+  standardWebhooks: input.standard_webhooks,
 });
 
 /** Every webhook of a workspace, oldest first. */
@@ -79,14 +71,14 @@ export function getWebhook(ctx: ServiceContext, workspaceId: string, id: string)
  */
 export function createWebhook(ctx: ServiceContext, workspaceId: string, body: Record<string, unknown>, where = "POST /api/dashboard/webhooks"): Promise<WebhookRecord> {
   assertWebhookFields(body, where);
-  if (body.url === undefined) throw badRequest("url is required (an https:// URL)");
+  const input = parseWithSchema(webhookCreateSchema, body, { named: true });
   return webhooks(ctx).create(workspaceId, {
-    url: validateWebhookUrl(body.url, urlOptions(ctx)),
-    events: validateEvents(body.events),
-    format: validateFormat(body.format),
-    headers: validateHeadersForCreate(body.headers),
-    active: optionalBoolean(body.active, "active") ?? true,
-    ...flags(body),
+    url: validateWebhookUrl(input.url, urlOptions(ctx)),
+    events: input.events,
+    format: input.format ?? "service",
+    headers: validateHeadersForCreate(input.headers),
+    active: input.active ?? true,
+    ...flags(input),
   });
 }
 
@@ -98,14 +90,16 @@ export async function updateWebhook(ctx: ServiceContext, workspaceId: string, id
   assertWebhookFields(body, where);
   const repoW = webhooks(ctx);
   await repoW.get(workspaceId, id); // 404 before validating against stored headers
-  const headers = "headers" in body ? applyHeaderUpdate(await repoW.headers(workspaceId, id), body.headers) : undefined;
+  const input = parseWithSchema(webhookUpdateSchema, body, { named: true });
+  const headers = "headers" in body ? applyHeaderUpdate(await repoW.headers(workspaceId, id), input.headers) : undefined;
   return repoW.update(workspaceId, id, {
-    url: body.url === undefined ? undefined : validateWebhookUrl(body.url, urlOptions(ctx)),
-    events: body.events === undefined ? undefined : validateEvents(body.events),
-    format: body.format === undefined ? undefined : validateFormat(body.format),
-    active: optionalBoolean(body.active, "active"),
+    url: input.url === undefined ? undefined : validateWebhookUrl(input.url, urlOptions(ctx)),
+    events: input.events,
+    // null asks for the default format; absent leaves it unchanged
+    format: input.format === undefined ? undefined : (input.format ?? "service"),
+    active: input.active,
     headers,
-    ...flags(body),
+    ...flags(input),
   });
 }
 
@@ -126,24 +120,29 @@ export function getWebhookSettings(ctx: ServiceContext, workspaceId: string, id:
  */
 export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>): Promise<WebhookSettings> {
   for (const key of Object.keys(body)) {
-    if (!SETTINGS.has(key)) {
+    if (!SETTINGS.includes(key)) {
       throw badRequest(
         key === "secret"
           ? "The secret cannot be set: rotate it with POST /api/dashboard/webhooks/{id}/rotate-secret"
-          : `Unknown setting ${JSON.stringify(key)}; settings are ${[...SETTINGS].join(", ")}`,
+          : `Unknown setting ${JSON.stringify(key)}; settings are ${SETTINGS.join(", ")}`,
       );
     }
   }
   const current = await webhooks(ctx).settings(workspaceId, id);
-  const debounce = validateDebounce(body.debounce_ms ?? current.debounce_ms, body.debounce_scope ?? current.debounce_scope);
-  return webhooks(ctx).updateSettings(workspaceId, id, { active: optionalBoolean(body.active, "active"), ...debounce, ...flags(body) });
+  const input = parseWithSchema(webhookSettingsSchema, body, { named: true });
+  return webhooks(ctx).updateSettings(workspaceId, id, {
+    active: input.active,
+    debounce_ms: input.debounce_ms ?? current.debounce_ms,
+    debounce_scope: input.debounce_scope ?? current.debounce_scope,
+    ...flags(input),
+  });
 }
 
 /** Sends one signed sample delivery of `event` (default content.updated) through the real delivery path. */
-export async function testWebhook(ctx: ServiceContext, workspaceId: string, id: string, event: unknown = "content.updated"): Promise<WebhookTestResult> {
-  if (!isEventName(event)) throw badRequest(`event must be one of the six event names, got ${JSON.stringify(event)}`);
+export async function testWebhook(ctx: ServiceContext, workspaceId: string, id: string, event?: unknown): Promise<WebhookTestResult> {
+  const input = parseWithSchema(webhookTestSchema, { event }, { named: true });
   const target = await webhooks(ctx).target(workspaceId, id);
-  const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, event as EventName, ctx.now()));
+  const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, input.event ?? "content.updated", ctx.now()));
   return {
     status: result.status,
     ok: result.ok,

@@ -6,6 +6,8 @@
 import type { H3Event } from "h3";
 import { conflict, forbidden, rateLimited } from "../../core/errors.js";
 import type { ServiceContext } from "../../services/context.js";
+import { fieldsOf, parseWithSchema } from "../../core/body-schema.js";
+import { signupBodySchema, verifyBodySchema } from "../../core/end-users.js";
 import { verifyAgainstDummy } from "../../core/passwords.js";
 import { endAccountSession, getAccount, signUp, startAccountSession, verifyAccountLogin } from "../../services/accounts.js";
 import { access } from "../access.js";
@@ -40,13 +42,13 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/signup",
     access: access.public,
     summary: "Create an end-user account {email, password} (Identity with self sign-up on); mails a verification token",
-    body: { description: "{email, password}" },
+    body: { schema: signupBodySchema },
     response: { status: 201, description: "The account {id, email, email_verified, attributes, created_at}" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       if (!workspace.selfSignup) throw selfSignupOff();
       const body = await readJsonObject(event, service.options.bodyLimit);
-      assertKnownFields(body, ["email", "password"], "POST /api/v1/accounts/signup");
+      assertKnownFields(body, fieldsOf(signupBodySchema), "POST /api/v1/accounts/signup");
       // Counted like sign-ins: signups probe which emails exist (409) and cost scrypt time.
       await limitLogin(event, service, "account", workspace.id, body.email);
       const account = await signUp(service, workspace.id, { email: body.email, password: body.password });
@@ -98,13 +100,13 @@ export const accountRoutes = defineRoutes([
     path: "/api/v1/accounts/verify",
     access: access.public,
     summary: "Verify the account's email with the mailed one-time token {token} (24 h, single use)",
-    body: { description: "{token}: the mailed one-time token" },
+    body: { schema: verifyBodySchema },
     response: { description: "The verified account" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const body = await readJsonObject(event, service.options.bodyLimit);
-      assertKnownFields(body, ["token"], "POST /api/v1/accounts/verify");
-      return verifyEmail(service, workspace.id, body.token);
+      assertKnownFields(body, fieldsOf(verifyBodySchema), "POST /api/v1/accounts/verify");
+      return verifyEmail(service, workspace.id, parseWithSchema(verifyBodySchema, body, { named: true }).token);
     },
   },
   {

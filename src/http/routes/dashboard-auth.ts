@@ -2,7 +2,7 @@
  * Dashboard sign-in (spec 2.3, 3, 5.1; DESIGN §4.2): email + password → a one-hour access token
  * carrying role and grants, plus a refresh token that re-reads them. A key cannot sign in.
  */
-import { badRequest, ServiceError } from "../../core/errors.js";
+import { badRequest, ServiceError, unauthorized } from "../../core/errors.js";
 import { verifyAgainstDummy } from "../../core/passwords.js";
 import { tokenKind } from "../../core/keys.js";
 import { endDashboardSession, issueDashboardTokens, refreshDashboardTokens, verifyMemberLogin } from "../../services/dashboard-auth.js";
@@ -21,6 +21,14 @@ export const loginFailed = () => new ServiceError(401, "unauthorized", "Invalid 
 
 /** The body of both sign-ins (dashboard and account); other keys are ignored. */
 export const credentialsSchema = z.object({ email: z.string(), password: z.string() });
+
+/**
+ * The body of a refresh, and the optional one of a sign-out. Anything that is not a live token
+ * of the right kind is 401 without saying why (storage checks the token), so a body of another
+ * shape is answered the same.
+ */
+export const refreshBodySchema = z.object({ refresh_token: z.string().meta({ description: "The dr_ token of the last pair" }) });
+const logoutBodySchema = refreshBodySchema.partial();
 
 /** Reads `{email, password}`; 400 only for a body that is not that shape (no oracle in it). */
 export function readCredentials(body: Record<string, unknown>): { email: string; password: string } {
@@ -56,11 +64,12 @@ export const dashboardAuthRoutes = defineRoutes([
     path: "/api/dashboard/refresh",
     access: access.public,
     summary: "Exchange {refresh_token} for a new pair carrying the current role and grants (spec 3)",
-    body: { description: "{refresh_token}: the dr_ token of the last pair" },
+    body: { schema: refreshBodySchema },
     response: { description: "A new {access_token, refresh_token, expires_in, role}" },
     async handler(event, { service, workspace }) {
-      const body = await readJsonObject(event, service.options.bodyLimit);
-      return refreshDashboardTokens(service, workspace.id, body.refresh_token);
+      const body = refreshBodySchema.safeParse(await readJsonObject(event, service.options.bodyLimit));
+      if (!body.success) throw unauthorized();
+      return refreshDashboardTokens(service, workspace.id, body.data.refresh_token);
     },
   },
   {
@@ -68,11 +77,12 @@ export const dashboardAuthRoutes = defineRoutes([
     path: "/api/dashboard/logout",
     access: access.session,
     summary: "Sign out: ends the presented access token and the {refresh_token} sent, if any",
-    body: { optional: true, description: "Optional {refresh_token} to end as well" },
+    body: { optional: true, schema: logoutBodySchema, description: "Optional {refresh_token} to end as well" },
     response: { status: 204 },
     async handler(event, { service, workspace, principal }) {
-      const body = (await readJson(event, service.options.bodyLimit)) as { refresh_token?: unknown } | undefined;
-      await endDashboardSession(service, workspace.id, principal!.id, bearerToken(event)!, body?.refresh_token);
+      // Signing out never fails on its body: one that is not {refresh_token} ends the access token only.
+      const body = logoutBodySchema.safeParse(await readJson(event, service.options.bodyLimit));
+      await endDashboardSession(service, workspace.id, principal!.id, bearerToken(event)!, body.success ? body.data.refresh_token : undefined);
       return new Response(null, { status: 204 });
     },
   },

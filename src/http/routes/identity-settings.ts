@@ -5,12 +5,14 @@
  * sessions and users are kept for switching on. Self sign-up is off until the owner turns it on:
  * a sign-up proves nothing about who signs up (docs/identity.md).
  */
+import { fieldsOf, parseWithSchema } from "../../core/body-schema.js";
 import { badRequest } from "../../core/errors.js";
+import { identitySettingsSchema } from "../../core/workspace-settings.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { defineRoutes } from "../route.js";
 
-const FIELDS = ["enabled", "self_signup"];
+const FIELDS = fieldsOf(identitySettingsSchema);
 
 export const identitySettingsRoutes = defineRoutes([
   {
@@ -18,7 +20,7 @@ export const identitySettingsRoutes = defineRoutes([
     path: "/api/dashboard/identity",
     access: access.owner,
     summary: "Identity settings → {enabled, self_signup}",
-    response: { description: "{enabled, self_signup}" },
+    response: { schema: identitySettingsSchema.required(), description: "The settings" },
     handler: (_event, { workspace }) => ({ enabled: workspace.identity, self_signup: workspace.selfSignup }),
   },
   {
@@ -26,16 +28,16 @@ export const identitySettingsRoutes = defineRoutes([
     path: "/api/dashboard/identity",
     access: access.owner,
     summary: "Switch Identity (end-user accounts) and self sign-up on or off: {enabled?, self_signup?}",
-    body: { description: "{enabled?, self_signup?}" },
-    response: { description: "{enabled, self_signup}" },
+    body: { schema: identitySettingsSchema },
+    response: { schema: identitySettingsSchema.required(), description: "The settings" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const extra = Object.keys(body).find((k) => !FIELDS.includes(k));
       if (extra) throw badRequest(`Unknown field ${JSON.stringify(extra)}; identity settings take {enabled, self_signup}`);
       if (body.enabled === undefined && body.self_signup === undefined) throw badRequest("Give enabled and/or self_signup (true or false)");
-      for (const k of FIELDS) if (body[k] !== undefined && typeof body[k] !== "boolean") throw badRequest(`${k} must be true or false`, { field: k });
-      const enabled = (body.enabled as boolean | undefined) ?? workspace.identity;
-      const selfSignup = (body.self_signup as boolean | undefined) ?? workspace.selfSignup;
+      const input = parseWithSchema(identitySettingsSchema, body, { named: true });
+      const enabled = input.enabled ?? workspace.identity;
+      const selfSignup = input.self_signup ?? workspace.selfSignup;
       if (enabled !== workspace.identity) await service.workspaces.setIdentity(workspace.id, enabled);
       if (selfSignup !== workspace.selfSignup) await service.workspaces.setSelfSignup(workspace.id, selfSignup);
       return { enabled, self_signup: selfSignup };

@@ -3,7 +3,9 @@
  * never shows values or hashes; revoke is immediate and permanent.
  */
 import { getRouterParam } from "h3";
+import { fieldsOf } from "../../core/body-schema.js";
 import { listOf } from "../../core/lists.js";
+import { apiKeyBodySchema } from "../../core/keys.js";
 import { createKey, listKeys, revokeKey } from "../../services/keys.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
@@ -25,11 +27,11 @@ export const keyRoutes = defineRoutes([
     path: "/api/dashboard/keys",
     access: access.owner,
     summary: "Create an API key {name, grants}; the value is in this response only",
-    body: { description: "{name, grants: [\"entries:read\", …]}" },
+    body: { schema: apiKeyBodySchema },
     response: { status: 201, description: "The key, with its value (shown this once)" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      assertKnownFields(body, ["name", "grants"], "POST /api/dashboard/keys");
+      assertKnownFields(body, fieldsOf(apiKeyBodySchema), "POST /api/dashboard/keys");
       const created = await createKey(service, workspace.id, { name: body.name, grants: body.grants });
       event.res.status = 201;
       return created;

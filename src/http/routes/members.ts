@@ -4,7 +4,9 @@
  * Changes reach the person at their next token refresh (spec 3); removal ends their sessions at once.
  */
 import { getRouterParam } from "h3";
+import { fieldsOf } from "../../core/body-schema.js";
 import { listOf } from "../../core/lists.js";
+import { memberCreateSchema, memberUpdateSchema } from "../../core/members.js";
 import { createMember, getMember, listMembers, removeMember, updateMember } from "../../services/members.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
@@ -26,11 +28,11 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members",
     access: access.owner,
     summary: "Create a member or owner {email, password, role, grants}",
-    body: { description: "{email, password, role: owner | member, grants}" },
+    body: { schema: memberCreateSchema },
     response: { status: 201, description: "The member" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      assertKnownFields(body, ["email", "password", "role", "grants"], "POST /api/dashboard/members");
+      assertKnownFields(body, fieldsOf(memberCreateSchema), "POST /api/dashboard/members");
       const member = await createMember(service, workspace.id, { email: body.email, password: body.password, role: body.role, grants: body.grants });
       event.res.status = 201;
       return member;
@@ -51,11 +53,11 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members/:id",
     access: access.owner,
     summary: "Change {role?, grants?}; effective at the person's next refresh",
-    body: { description: "{role?, grants?}" },
+    body: { schema: memberUpdateSchema },
     response: { description: "The member" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
-      assertKnownFields(body, ["role", "grants"], "PATCH /api/dashboard/members/{id}");
+      assertKnownFields(body, fieldsOf(memberUpdateSchema), "PATCH /api/dashboard/members/{id}");
       return updateMember(service, workspace.id, getRouterParam(event, "id")!, { role: body.role, grants: body.grants });
     },
   },

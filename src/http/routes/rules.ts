@@ -4,6 +4,7 @@
  */
 import { getRouterParam, type H3Event } from "h3";
 import { listOf } from "../../core/lists.js";
+import { ruleSchema } from "../../core/rules.js";
 import { createRule, deleteRule, getRule, listRules, updateRule } from "../../services/rules.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
@@ -25,7 +26,7 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules",
     access: access.grant("rules:write"),
     summary: "Create a rule {name, condition}",
-    body: { description: "{name, condition}: a condition is {signed_in: true}, {account: {field, eq | in}}, {all: [..]} or {any: [..]} (docs/identity.md)" },
+    body: { schema: ruleSchema },
     response: { status: 201, description: "The rule" },
     async handler(event, { service, workspace }) {
       const rule = await createRule(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
@@ -46,7 +47,7 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules/:id",
     access: access.grant("rules:write"),
     summary: "Replace a rule's name and condition; a new condition of a rule in use also needs entries:read",
-    body: { description: "{name, condition}" },
+    body: { schema: ruleSchema },
     response: { description: "The rule" },
     async handler(event, { service, workspace, principal }) {
       return updateRule(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit), principal!);

@@ -4,7 +4,9 @@
  * after every other route.
  */
 import { getQuery } from "h3";
+import { fieldsOf, parseWithSchema } from "../../core/body-schema.js";
 import { badRequest, unsupportedMediaType } from "../../core/errors.js";
+import { siteRollbackSchema } from "../../core/workspace-settings.js";
 import { deploySite, listDeploys, rollbackSite } from "../../services/sites.js";
 import { access } from "../access.js";
 import { readBytes, readJson } from "../body.js";
@@ -49,15 +51,14 @@ export const siteRoutes = defineRoutes([
     path: "/api/dashboard/site/rollback",
     access: access.grant("sites:write"),
     summary: "Make the previous deploy live again, or the one named by {deploy_id}",
-    body: { optional: true, description: "Optional {deploy_id}: the deploy to make live; default the previous one" },
+    body: { optional: true, schema: siteRollbackSchema },
     response: { description: "The deploy now live" },
     async handler(event, ctx) {
       const body = (await readJson(event, ctx.service.options.bodyLimit)) ?? {};
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("Request body must be a JSON object");
-      const { deploy_id, ...rest } = body as Record<string, unknown>;
-      const unknown = Object.keys(rest)[0];
+      const unknown = Object.keys(body).find((key) => !fieldsOf(siteRollbackSchema).includes(key));
       if (unknown !== undefined) throw badRequest(`Unknown field ${JSON.stringify(unknown)}; rollback takes deploy_id`);
-      if (deploy_id !== undefined && deploy_id !== null && typeof deploy_id !== "string") throw badRequest("deploy_id must be a string");
+      const { deploy_id } = parseWithSchema(siteRollbackSchema, body, { named: true });
       return rollbackSite(ctx.service, ctx.workspace.id, deploy_id ?? undefined);
     },
   },

@@ -4,6 +4,7 @@
  * Personal data: never logged; a workspace without Identity answers 404 saying so.
  */
 import { getQuery, getRouterParam, type H3Event } from "h3";
+import { endUserBodySchema } from "../../core/end-users.js";
 import { pageOf } from "../../core/lists.js";
 import { createEndUser, deleteEndUser, getEndUser, listEndUsers, updateEndUser } from "../../services/end-users.js";
 import { access } from "../access.js";
@@ -39,7 +40,7 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users",
     access: access.grant("users:write"),
     summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true); while a collection is gated also needs entries:read",
-    body: { description: "{email, password, attributes?, active?, email_verified?}" },
+    body: { schema: endUserBodySchema.required({ email: true, password: true }) },
     response: { status: 201, description: "The end user" },
     async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);
@@ -64,7 +65,7 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users/:id",
     access: access.grant("users:write"),
     summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions; while a collection is gated, a change a rule or sign-in can use also needs entries:read",
-    body: { description: "{email?, password?, attributes?, active?, email_verified?}" },
+    body: { schema: endUserBodySchema },
     response: { description: "The end user" },
     async handler(event, { service, workspace, principal }) {
       requireIdentity(workspace);

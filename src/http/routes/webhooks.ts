@@ -6,6 +6,7 @@
 import { getRouterParam, type H3Event } from "h3";
 import { badRequest } from "../../core/errors.js";
 import { listOf } from "../../core/lists.js";
+import { webhookCreateSchema, webhookRecordSchema, webhookSettingsSchema, webhookSettingsViewSchema, webhookTestSchema, webhookUpdateSchema } from "../../core/webhook-policy.js";
 import {
   createWebhook,
   deleteWebhook,
@@ -28,7 +29,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks",
     access: access.owner,
     summary: "List webhooks → {data: [webhook], meta: {total}}",
-    response: { list: "whole", description: "Webhooks {id, url, events, active, format, header_names, created_at}" },
+    response: { list: "whole", schema: webhookRecordSchema, description: "Webhooks, oldest first; never secrets or header values" },
     handler: async (_event, ctx) => listOf(await listWebhooks(ctx.service, ctx.workspace.id)),
   },
   {
@@ -36,8 +37,8 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks",
     access: access.owner,
     summary: "Create a webhook (secret generated, never returned here)",
-    body: { description: "{url, events, format?, headers?} (spec 4.3)" },
-    response: { status: 201, description: "The webhook {id, url, events, active, format, header_names, created_at}; no secret, no header values" },
+    body: { schema: webhookCreateSchema },
+    response: { status: 201, schema: webhookRecordSchema, description: "The webhook; no secret, no header values" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       const record = await createWebhook(ctx.service, ctx.workspace.id, body, "POST /api/dashboard/webhooks");
@@ -50,7 +51,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id",
     access: access.owner,
     summary: "Get a webhook",
-    response: { description: "The webhook, shaped as the create response" },
+    response: { schema: webhookRecordSchema, description: "The webhook" },
     handler: (event, ctx) => getWebhook(ctx.service, ctx.workspace.id, id(event)),
   },
   {
@@ -58,8 +59,8 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id",
     access: access.owner,
     summary: "Update a webhook (custom-header semantics of spec 4.3)",
-    body: { description: "{url?, events?, format?, headers?}; in headers an empty value keeps the stored one, null or {} clears all" },
-    response: { description: "The webhook, shaped as the create response" },
+    body: { schema: webhookUpdateSchema },
+    response: { schema: webhookRecordSchema, description: "The webhook" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       return updateWebhook(ctx.service, ctx.workspace.id, id(event), body, "PUT /api/dashboard/webhooks/{id}");
@@ -82,7 +83,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
     summary: "Webhook settings: active, debounce, and the secret",
-    response: { description: "{active, debounce_ms, debounce_scope, secret}" },
+    response: { schema: webhookSettingsViewSchema, description: "The settings, the one place the secret appears" },
     handler: (event, ctx) => getWebhookSettings(ctx.service, ctx.workspace.id, id(event)),
   },
   {
@@ -90,8 +91,8 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id/settings",
     access: access.owner,
     summary: "Change active, debounce_ms (≤ 3,600,000), debounce_scope (entry | webhook), log_deliveries, standard_webhooks",
-    body: { description: "{active?, debounce_ms?, debounce_scope?, log_deliveries?, standard_webhooks?}" },
-    response: { description: "The settings as stored" },
+    body: { schema: webhookSettingsSchema },
+    response: { schema: webhookSettingsViewSchema, description: "The settings as stored" },
     async handler(event, ctx) {
       const body = await readJsonObject(event, ctx.service.options.bodyLimit);
       return updateWebhookSettings(ctx.service, ctx.workspace.id, id(event), body);
@@ -102,7 +103,7 @@ export const webhookRoutes = defineRoutes([
     path: "/api/dashboard/webhooks/:id/test",
     access: access.owner,
     summary: "Send one signed sample delivery through the real delivery path",
-    body: { optional: true, description: "Optional {event}: the event name of the sample" },
+    body: { optional: true, schema: webhookTestSchema },
     response: { description: "The delivery's outcome" },
     async handler(event, ctx) {
       const body = ((await readJson(event, ctx.service.options.bodyLimit)) ?? {}) as Record<string, unknown>;
