@@ -38,6 +38,16 @@ export const jsonReporter: ConsolaReporter = {
 };
 
 /**
+ * The request log's text lines exactly as requestText builds them: consola's own reporters add a
+ * `[log]` prefix where the environment says CI, and a log collector's parser wants one format.
+ */
+const requestLineReporter: ConsolaReporter = {
+  log(logObj: LogObject) {
+    process.stdout.write(`${logObj.args.map(String).join(" ")}\n`);
+  },
+};
+
+/**
  * The loggers of `svc serve`: the service's (tagged contentsvc) and the request log, both in
  * `format`; in json the global consola (banner, shutdown) reports JSON too. `quiet`: no
  * request log. Throttling is off: consola would fold identical lines, and two requests may well
@@ -47,7 +57,7 @@ export function serveLoggers(format: LogFormat, quiet: boolean): { logger: Conso
   if (format === "json") consola.setReporters([jsonReporter]);
   const logger = createConsola({ defaults: { tag: "contentsvc" }, throttle: 0, ...(format === "json" && { reporters: [jsonReporter] }) });
   if (quiet) return { logger, requestLog: undefined };
-  const requests = createConsola({ throttle: 0, ...(format === "json" && { reporters: [jsonReporter] }) });
+  const requests = createConsola({ throttle: 0, reporters: [format === "json" ? jsonReporter : requestLineReporter] });
   return {
     logger,
     requestLog: format === "json" ? (line) => requests.log({ msg: "request", ...line }) : (line) => requests.log(requestText(line)),
