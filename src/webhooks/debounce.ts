@@ -27,19 +27,6 @@ export interface DebounceWindows<V> {
   close(): Promise<void>;
 }
 
-interface Slot<V> {
-  key: string;
-  value: V;
-  /** When the window closes: `delayMs` after the last touch. */
-  dueAt: number;
-  /** When the heap next looks at this window (<= dueAt; a touch only moves dueAt). */
-  firesAt: number;
-  /** Tie-break of equal `firesAt`: first armed, first fired (as Node orders timers). */
-  seq: number;
-  /** Position in the heap. */
-  at: number;
-}
-
 /**
  * @example
  * const windows = createDebounceWindows<ServiceEvent>(store, clock, (event) => send(event), logger);
@@ -51,22 +38,57 @@ export function createDebounceWindows<V>(
   onClose: (value: V) => void,
   logger: DispatcherLogger,
 ): DebounceWindows<V> {
-  const slots = new Map<string, Slot<V>>();
+  // Windows are slots of parallel arrays (struct of arrays), not an object each: 100,000 pending
+  // windows cost a Map entry, the key and the value, plus ~40 B here. A timer per window cost
+  // ~200 B each and made 100,000 pending windows slow to open and to flush.
+  const slots = new Map<string, number>();
+  const keys: (string | undefined)[] = [];
+  const values: (V | undefined)[] = [];
+  /** When the window closes: `delayMs` after the last touch. */
+  let dueAt = new Float64Array(64);
+  /** When the heap next looks at the window (<= dueAt; a touch only moves dueAt). */
+  let firesAt = new Float64Array(64);
+  /** Tie-break of equal `firesAt`: first armed, first fired (as Node orders timers). */
+  let order = new Float64Array(64);
+  /** Position of the slot in the heap. */
+  let at = new Int32Array(64);
+  /** Min-heap of slots by (firesAt, order), `size` long. */
+  let heap = new Int32Array(64);
+  let size = 0;
+  /** Slots given back by closed windows, reused before the arrays grow. */
+  const free: number[] = [];
   const closing = new Set<Promise<void>>();
-  // One timer for all windows, armed for the earliest one: a timer per window cost ~200 B each
-  // and made 100,000 pending windows slow to open and to flush.
-  const heap: Slot<V>[] = [];
   let seq = 0;
   let timer: unknown;
   let timerAt = Infinity;
 
-  const before = (a: Slot<V>, b: Slot<V>) => a.firesAt < b.firesAt || (a.firesAt === b.firesAt && a.seq < b.seq);
-  const place = (slot: Slot<V>, i: number) => {
-    heap[i] = slot;
-    slot.at = i;
+  const grow = <T extends Float64Array | Int32Array>(a: T): T => {
+    const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+    bigger.set(a);
+    return bigger;
   };
-  const up = (slot: Slot<V>): void => {
-    let i = slot.at;
+  const allocate = (key: string, value: V): number => {
+    const slot = free.pop() ?? keys.length;
+    if (slot === dueAt.length) {
+      [dueAt, firesAt, order, at, heap] = [grow(dueAt), grow(firesAt), grow(order), grow(at), grow(heap)];
+    }
+    keys[slot] = key;
+    values[slot] = value;
+    return slot;
+  };
+  const release = (slot: number): void => {
+    keys[slot] = undefined;
+    values[slot] = undefined;
+    free.push(slot);
+  };
+
+  const before = (a: number, b: number) => firesAt[a]! < firesAt[b]! || (firesAt[a] === firesAt[b] && order[a]! < order[b]!);
+  const place = (slot: number, i: number) => {
+    heap[i] = slot;
+    at[slot] = i;
+  };
+  const up = (slot: number): void => {
+    let i = at[slot]!;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!before(slot, heap[parent]!)) break;
@@ -75,29 +97,28 @@ export function createDebounceWindows<V>(
     }
     place(slot, i);
   };
-  const down = (slot: Slot<V>): void => {
-    let i = slot.at;
+  const down = (slot: number): void => {
+    let i = at[slot]!;
     for (;;) {
       let child = 2 * i + 1;
-      if (child >= heap.length) break;
-      if (child + 1 < heap.length && before(heap[child + 1]!, heap[child]!)) child++;
+      if (child >= size) break;
+      if (child + 1 < size && before(heap[child + 1]!, heap[child]!)) child++;
       if (!before(heap[child]!, slot)) break;
       place(heap[child]!, i);
       i = child;
     }
     place(slot, i);
   };
-  const push = (slot: Slot<V>): void => {
-    slot.seq = ++seq;
-    slot.at = heap.length;
-    heap.push(slot);
+  const push = (slot: number): void => {
+    order[slot] = ++seq;
+    at[slot] = size++;
     up(slot);
   };
-  const pop = (): Slot<V> => {
+  const pop = (): number => {
     const top = heap[0]!;
-    const last = heap.pop()!;
+    const last = heap[--size]!;
     if (last !== top) {
-      last.at = 0;
+      at[last] = 0;
       down(last);
     }
     return top;
@@ -105,11 +126,12 @@ export function createDebounceWindows<V>(
 
   /** Keeps the one timer armed no later than the earliest window. */
   const arm = (): void => {
-    const first = heap[0];
-    if (!first || first.firesAt >= timerAt) return;
+    if (size === 0) return;
+    const first = firesAt[heap[0]!]!;
+    if (first >= timerAt) return;
     if (timer !== undefined) clock.clearTimeout(timer);
-    timerAt = first.firesAt;
-    timer = schedule(clock, run, first.firesAt - clock.now());
+    timerAt = first;
+    timer = schedule(clock, run, first - clock.now());
   };
 
   const run = (): void => {
@@ -117,16 +139,19 @@ export function createDebounceWindows<V>(
     timerAt = Infinity;
     const now = clock.now();
     try {
-      while (heap.length > 0 && heap[0]!.firesAt <= now) {
+      while (size > 0 && firesAt[heap[0]!]! <= now) {
         const slot = pop();
         // Touched since it was armed: look again when the last touch's window runs out.
-        if (now < slot.dueAt) {
-          slot.firesAt = slot.dueAt;
+        if (now < dueAt[slot]!) {
+          firesAt[slot] = dueAt[slot]!;
           push(slot);
           continue;
         }
-        slots.delete(slot.key);
-        fire(slot);
+        const key = keys[slot]!;
+        const value = values[slot] as V;
+        slots.delete(key);
+        release(slot);
+        fire(key, value);
       }
     } finally {
       // Even if a send threw, the other windows keep their timer.
@@ -134,12 +159,12 @@ export function createDebounceWindows<V>(
     }
   };
 
-  const fire = (slot: Slot<V>): void => {
-    const mine = store.take(slot.key);
+  const fire = (key: string, value: V): void => {
+    const mine = store.take(key);
     // A store that answers at once sends at once: fake clocks in tests see the send synchronously.
-    if (typeof mine === "boolean") return void (mine && onClose(slot.value));
+    if (typeof mine === "boolean") return void (mine && onClose(value));
     const done: Promise<void> = mine
-      .then((yes) => (yes ? onClose(slot.value) : undefined))
+      .then((yes) => (yes ? onClose(value) : undefined))
       .catch((err: unknown) => logger.error("webhook window close failed", { error: err instanceof Error ? err.message : String(err) }))
       .finally(() => closing.delete(done));
     closing.add(done);
@@ -147,19 +172,21 @@ export function createDebounceWindows<V>(
 
   return {
     touch(key, value, delayMs) {
-      const dueAt = clock.now() + delayMs;
+      const due = clock.now() + delayMs;
       const slot = slots.get(key);
-      if (!slot) {
-        const fresh: Slot<V> = { key, value, dueAt, firesAt: dueAt, seq: 0, at: 0 };
+      if (slot === undefined) {
+        const fresh = allocate(key, value);
+        dueAt[fresh] = due;
+        firesAt[fresh] = due;
         slots.set(key, fresh);
         push(fresh);
       } else {
-        slot.value = value;
-        slot.dueAt = dueAt;
+        values[slot] = value;
+        dueAt[slot] = due;
         // Only a shorter window (the webhook's debounce_ms was lowered) must be looked at sooner.
-        if (dueAt < slot.firesAt) {
-          slot.firesAt = dueAt;
-          slot.seq = ++seq;
+        if (due < firesAt[slot]!) {
+          firesAt[slot] = due;
+          order[slot] = ++seq;
           up(slot);
         }
       }
@@ -168,16 +195,21 @@ export function createDebounceWindows<V>(
     },
     has: (key) => slots.has(key),
     async drain() {
-      const entries = [...slots.values()];
+      // Oldest window first: slots in the order their windows opened (the Map's insertion order).
+      const open = [...slots.values()];
+      const entries = open.map((slot) => ({ key: keys[slot]!, value: values[slot] as V }));
       slots.clear();
-      heap.length = 0;
+      keys.length = 0;
+      values.length = 0;
+      free.length = 0;
+      size = 0;
       if (timer !== undefined) clock.clearTimeout(timer);
       timer = undefined;
       timerAt = Infinity;
-      const mine = await Promise.all(entries.map((slot) => store.take(slot.key)));
+      const mine = await Promise.all(entries.map(({ key }) => store.take(key)));
       // Closes already under way hand their values to onClose themselves.
       await Promise.all([...closing]);
-      return entries.filter((_, i) => mine[i]).map((slot) => slot.value);
+      return entries.filter((_, i) => mine[i]).map(({ value }) => value);
     },
     get size() {
       return slots.size + closing.size;
