@@ -123,11 +123,21 @@ export async function start() {
        * event go once it has answered: a single synchronous loop would keep all of them alive at
        * once (the harness's objects, not the service's) and leave that peak in the RSS.
        * `heapDelta` counts the JS heap and external memory (Buffers), so neither can hide.
+       * The baseline is taken after the same burst of events made, serialized and let go without
+       * any window (a server that has served writes): V8 grows its young generation (~25 MB) under
+       * such a burst and gives it back only after ~25 s idle, which is not what windows hold.
+       * `coldRssDelta` is the delta from the process before that warm-up.
        */
       async memory({ windows = 100_000, perTurn = 100, url = "https://127.0.0.1:9/unused" }) {
         const list = targets(1, url, 60_000);
         const { dispatcher } = dispatcherFor(list, undefined);
         await sleep(50);
+        const cold = await mb();
+        let sink = 0;
+        for (let i = 0; i < windows; i += perTurn) {
+          for (let j = i; j < Math.min(windows, i + perTurn); j++) sink += JSON.stringify(event(j)).length;
+          await new Promise(setImmediate);
+        }
         const before = await mb();
         for (let i = 0; i < windows; i += perTurn) {
           for (let j = i; j < Math.min(windows, i + perTurn); j++) dispatcher.emit(event(j));
@@ -143,6 +153,9 @@ export async function start() {
           perTurn,
           pending: stats.pending,
           dropped: stats.dropped,
+          coldRss: cold.rss,
+          coldRssDelta: after.rss - cold.rss,
+          warmUpBytes: sink,
           baselineRss: before.rss,
           baselineHeap: before.heapUsed,
           rss: after.rss,

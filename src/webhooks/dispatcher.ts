@@ -8,10 +8,10 @@
  *   `coalesceMs`; stage 2 is the webhook's debounce_ms, keyed (webhook, event, entry) or (webhook,
  *   event). An update therefore goes out ~debounce_ms + 0.5 s after the last one, anything else
  *   exactly debounce_ms after the last one, or at once with debounce_ms 0 (spec 6.7.4).
- * - A debounce window holds the target and the event as its JSON text, one string shared by every
- *   webhook's window of that event (a third of the object graph's size, and no reference into the
- *   caller's objects), parsed back when the window closes; never a signed body: the body is built
- *   and signed per attempt, so its timestamp is the send time (spec 6.1).
+ * - A debounce window holds the target, the event name and the event's data as JSON text, one
+ *   string shared by every webhook's window of that event (a third of the object graph's size, and
+ *   no reference into the caller's objects), parsed back when the window closes; never a signed
+ *   body: the body is built and signed per attempt, so its timestamp is the send time (spec 6.1).
  * - In memory only (spec 6.6 Persistence). close() flushes windows, gives queued and in-flight
  *   deliveries the grace period, and drops retries in backoff as lost.
  * - The target a window or a retry wait holds is what was read when the event happened; before each
@@ -23,7 +23,7 @@
 import { randomUUID } from "node:crypto";
 import { eventSubjectId, restampDeliveryBody, type ServiceEvent } from "../core/events.js";
 import { toDeliveryBody } from "./sign.js";
-import { createDebounceWindows } from "./debounce.js";
+import { createDebounceWindows, flatCopy } from "./debounce.js";
 import { createPinnedAgent } from "./pinned-agent.js";
 import { DEFAULTS, resolveOptions } from "./options.js";
 import { coalesceKey, debounceWindow, wantsEvent } from "./matching.js";
@@ -31,20 +31,17 @@ import { createDeliveryQueue } from "./queue.js";
 import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
 import { memoryWindowStore } from "./window-store.js";
 
+/**
+ * A debounced delivery: the event's `data` as JSON text (delivery bodies are JSON of the event, so
+ * the round trip is exact); its workspace is the target's (wantsEvent) and its name a shared string.
+ */
 interface Pending {
   target: WebhookTarget;
-  /** `JSON.stringify(event)`: delivery bodies are JSON of the event, so the round trip is exact. */
-  event: string;
+  name: ServiceEvent["event"];
+  data: string;
 }
 
-/**
- * The event as JSON text, copied once through UTF-8: JSON.stringify's own result keeps its
- * builder's slack (~140 B more for a 450-character event, measured on Node 20), and a window may
- * hold it for a long time.
- */
-function packEvent(event: ServiceEvent): string {
-  return Buffer.from(JSON.stringify(event), "utf8").toString("utf8");
-}
+const unpack = ({ target, name, data }: Pending) => ({ workspaceId: target.workspaceId, event: name, data: JSON.parse(data) }) as ServiceEvent;
 
 /**
  * Creates an in-memory dispatcher. Debouncing is trailing: a window closes a fixed time after the
@@ -83,7 +80,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const store = opts.windows === "memory" ? memoryWindowStore : opts.windows;
   const coalesce = createDebounceWindows(store<ServiceEvent>({ stage: "coalesce", clock, logger }), clock, (event) => fanOut(event, false), logger);
   // spec 6.7.2: the optional per-webhook window, after coalescing (so updated waits ~debounce_ms + 0.5 s).
-  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, ({ target, event }) => send(target, JSON.parse(event) as ServiceEvent), logger);
+  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, (pending) => send(pending.target, unpack(pending)), logger);
   const lookups = new Set<Promise<void>>();
   let dropped = 0;
   let closing: Promise<void> | undefined;
@@ -143,7 +140,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const fanOutTo = (targets: readonly WebhookTarget[], event: ServiceEvent, immediate: boolean): void => {
     try {
       let json: string | undefined;
-      const packed = () => (json ??= packEvent(event));
+      const packed = () => (json ??= flatCopy(JSON.stringify(event.data)));
       for (const target of targets) if (wantsEvent(target, event)) route(target, event, immediate, packed);
     } catch (err) {
       dropped++;
@@ -155,7 +152,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const window = immediate ? undefined : debounceWindow(target, event);
     if (!window) return send(target, event);
     if (!debounce.has(window.key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    debounce.touch(window.key, { target, event: packed() }, window.delayMs);
+    debounce.touch(window.key, { target, name: event.event, data: packed() }, window.delayMs);
   };
 
   const send = (target: WebhookTarget, event: ServiceEvent): void => {
@@ -166,7 +163,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const flush = async (): Promise<void> => {
     for (const event of await coalesce.drain()) fanOut(event, true);
     const sendAll = (list: Pending[]) => {
-      for (const { target, event } of list) send(target, JSON.parse(event) as ServiceEvent);
+      for (const pending of list) send(pending.target, unpack(pending));
     };
     sendAll(await debounce.drain());
     // Lookups already under way may still open windows: wait for them, then send those too.
