@@ -57,14 +57,16 @@ export async function runDispatcher(ctx) {
     }
     const heap = median(mem.map((m) => m.heapDelta));
     const rss = median(mem.map((m) => m.rssDelta));
+    const cold = median(mem.map((m) => m.coldRssDelta));
+    const baseline = median(mem.map((m) => m.baselineRss));
     const per = heap / windows;
-    const at100k = (per * 100_000) / 1e6;
     rows.push(row({
       scenario: "5 dispatcher",
       figure: `memory, ${windows.toLocaleString()} pending debounced windows`,
-      value: `${(heap / 1e6).toFixed(1)} MB heap, ${(rss / 1e6).toFixed(1)} MB RSS; ${Math.round(per)} B/window`,
-      target: "100,000 < 200 MB",
-      met: at100k < 200 && (rss * 100_000) / windows / 1e6 < 200,
+      // RSS over the warmed-up process (baseline given); "from cold" also counts V8's young generation grown by the burst.
+      value: `${(heap / 1e6).toFixed(1)} MB heap, ${(rss / 1e6).toFixed(1)} MB RSS; ${Math.round(per)} B/window (baseline ${(baseline / 1e6).toFixed(0)} MB RSS; ${(cold / 1e6).toFixed(1)} MB RSS from cold)`,
+      target: "100,000 < 100 MB RSS",
+      met: (rss * 100_000) / windows / 1e6 < 100,
       note: mem.some((m) => m.pending !== windows) ? `pending ${mem.map((m) => m.pending).join("/")} of ${windows} (dropped ${mem.map((m) => m.dropped).join("/")})` : "",
       runs: mem,
     }));

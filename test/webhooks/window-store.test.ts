@@ -53,6 +53,32 @@ describe("debounce windows over a window store (spec 6.7.3)", () => {
     expect(clock.timers).toBe(0);
   });
 
+  it("thousands of windows opening, extending and closing: each closes at its last touch + delay with its last value", () => {
+    // Windows live in reused slots of growing arrays: a model of every window checks each tick.
+    const { clock, sent, windows } = rig(memoryWindowStore<string>({ stage: "debounce", clock: createFakeClock(), logger: captureLogger() }));
+    let seed = 42;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const model = new Map<string, { value: string; dueAt: number }>();
+    for (let tick = 0; tick < 3000; tick++) {
+      for (let t = random(4); t > 0; t--) {
+        const key = `k${random(400)}`;
+        const value = `${key}@${tick}.${t}`;
+        const delay = 1 + random(300);
+        windows.touch(key, value, delay);
+        model.set(key, { value, dueAt: clock.now() + delay });
+      }
+      sent.length = 0;
+      clock.advance(1);
+      const due = [...model].filter(([, w]) => w.dueAt <= clock.now());
+      for (const [key] of due) model.delete(key);
+      expect(sent.toSorted()).toEqual(due.map(([, w]) => w.value).toSorted());
+      expect(windows.size).toBe(model.size);
+    }
+    clock.advance(1000);
+    expect(windows.size).toBe(0);
+    expect(clock.timers).toBe(0);
+  });
+
   for (const later of [false, true]) {
     it(`shared store (${later ? "async" : "sync"} answers): only the instance that put the last value sends`, async () => {
       const clock = createFakeClock();
