@@ -105,7 +105,10 @@ export function registerServe(program: Command): void {
         await svc.close();
         throw error;
       });
-      const server = await (cluster.isWorker ? listenShared(svc.handler, config) : listenSingle(svc.handler, config, opts, (t) => (tls = t))).catch(async (error: unknown) => {
+      // listhen (with its certificate and browser helpers) costs ~100 ms of CPU to load, a quarter
+      // of a start: only --https and --open need it.
+      const listened = opts.https || opts.open ? listenWithListhen(svc.handler, config, opts, (t) => (tls = t)) : listenPlain(svc.handler, config);
+      const server = await listened.catch(async (error: unknown) => {
         await svc.close();
         throw error;
       });
@@ -141,11 +144,11 @@ export function registerServe(program: Command): void {
 type Handler = Parameters<typeof createServer>[1] & {};
 
 /**
- * One process: listhen (unjs) listens, with `--https` (the local CA and certificate of
- * local-tls.ts, so the printed commands can trust it) and `--open`. The port is taken as given:
- * a busy port fails instead of listhen's fallback to another one, and 0 asks the OS.
+ * `--https` or `--open` in one process: listhen (unjs) listens, with the local CA and certificate
+ * of local-tls.ts (so the printed commands can trust it) and opens the browser. The port is taken
+ * as given: a busy port fails instead of listhen's fallback to another one, and 0 asks the OS.
  */
-async function listenSingle(handler: Handler, config: { port: number; hostname: string; data: string }, opts: ServeFlags, onTls: (tls: LocalTls) => void): Promise<Server> {
+async function listenWithListhen(handler: Handler, config: { port: number; hostname: string; data: string }, opts: ServeFlags, onTls: (tls: LocalTls) => void): Promise<Server> {
   const { listen } = await import("listhen");
   let https: { cert: string; key: string } | false = false;
   if (opts.https) {
@@ -177,11 +180,16 @@ async function listenSingle(handler: Handler, config: { port: number; hostname: 
   return listener.server as Server;
 }
 
-/** A node:cluster worker: the port is shared through the primary (listhen would pick its own). */
-async function listenShared(handler: Handler, config: { port: number; hostname: string }): Promise<Server> {
+/**
+ * Plain node:http, in one process and in a node:cluster worker (whose port is shared through the
+ * primary; listhen would pick its own). The port is taken as given: a busy one fails, 0 asks the OS.
+ */
+async function listenPlain(handler: Handler, config: { port: number; hostname: string }): Promise<Server> {
   const server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new Error(`Port ${config.port} is in use on ${config.hostname} (choose another with --port, or 0 for any free one)`) : error),
+    );
     server.listen(config.port, config.hostname, () => resolve());
   });
   return server;

@@ -1,7 +1,7 @@
 /**
- * `svc serve` listening through listhen: `--https` with the local CA (the printed commands work
- * as pasted, trusting it with --cacert), a busy port fails instead of moving elsewhere, and the
- * flags listhen cannot serve in cluster mode are refused there.
+ * How `svc serve` listens: `--https` through listhen with the local CA (the printed commands work
+ * as pasted, trusting it with --cacert), a busy port fails instead of moving elsewhere (node:http
+ * and listhen alike), and the flags listhen cannot serve in cluster mode are refused there.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile, spawn } from "node:child_process";
@@ -70,16 +70,20 @@ describe.skipIf(!builtCli)("svc serve through listhen", () => {
     await server.waitForOutput(/GET 127\.0\.0\.1:\d+ \/api\/v1\/posts 200 /);
   });
 
-  it("a busy port fails with a message instead of moving to another port", async () => {
+  // Without --https/--open, node:http listens (listhen is not even loaded); with them, listhen.
+  it.each([
+    { via: "node:http", args: [], message: (port: number) => new RegExp(`Port ${port} is in use on 127\\.0\\.0\\.1`) },
+    { via: "listhen", args: ["--https"], message: (port: number) => new RegExp(`Unable to find an available port.*${port}`) },
+  ])("a busy port fails with a message instead of moving to another port ($via)", async ({ args, message }) => {
     const busy: Server = createServer();
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
     const port = (busy.address() as { port: number }).port;
     try {
       const other = mkdtempSync(join(tmpdir(), "svc-busy-"));
-      const r = await serveExits(["--port", String(port), "--hostname", "127.0.0.1"], other);
+      const r = await serveExits(["--port", String(port), "--hostname", "127.0.0.1", ...args], other);
       rmSync(other, { recursive: true, force: true });
       expect(r.code).not.toBe(0);
-      expect(r.out).toMatch(new RegExp(`Unable to find an available port.*${port}`));
+      expect(r.out).toMatch(message(port));
       expect(r.out).not.toMatch(/listening on/);
     } finally {
       busy.close();
