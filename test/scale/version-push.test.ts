@@ -114,6 +114,9 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
     // Listening starts with the first heartbeat that comes back (storage/postgres.ts).
     const cached = await until(() => statementsFor("/api/v1/posts"), (n) => n === 0);
     expect(cached).toBe(0);
+    // A miss (another query) reuses the tenant and the collection definition: the page and its total only.
+    await a.request("/api/v1/posts?limit=5");
+    expect(await statementsFor("/api/v1/posts?limit=7")).toBe(2);
     // A credential is never checked against a pushed copy: the tenant is read with it.
     const key = (await createTestKey(a.svc.context, wsId, ["entries:read"])).token;
     await a.request("/api/v1/secret", { token: key });
