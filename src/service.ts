@@ -88,7 +88,7 @@ export interface ServiceOptions {
    * resolve its tenant. Turn it off where LISTEN does not work (a pooler in transaction mode).
    * Ignored on SQLite. Default true.
    */
-  pushVersions?: boolean;
+  versionPush?: boolean;
 }
 
 const optionsSchema = z
@@ -114,7 +114,7 @@ const optionsSchema = z
     insecureFastPasswordHashing: z.boolean().optional(),
     dashboard: z.boolean().optional(),
     requestLog: z.function().optional(),
-    pushVersions: z.boolean().optional(),
+    versionPush: z.boolean().optional(),
   })
   .strict();
 
@@ -173,7 +173,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     const tuning = options.webhooks as WebhookTuning | undefined;
     const mode = await deliveryMode(sql, tuning?.durable);
     let up: boolean | undefined; // undefined until first listening: a failed start is a fallback, not an interruption
-    const push = options.pushVersions === false ? undefined : startVersionPush(sql, (listening) => {
+    const push = options.versionPush === false ? undefined : startVersionPush(sql, (listening) => {
       if (up === true && !listening) logger.warn("PostgreSQL change notifications interrupted: tenants are read from the database until they resume");
       if (up === false && listening) logger.info("PostgreSQL change notifications resumed");
       if (up !== undefined || listening) up = listening;

@@ -2,7 +2,7 @@
  * A contentsvc server child: `createService` from the BUILT package (dist/ through the package's
  * own exports) on node:http, the way `svc serve` serves it, after seeding its database.
  *
- * config: {dataDir, database?, secretKey?, seed?, touchCounter?, listen?, webhookCa?, durable?, pushVersions?}
+ * config: {dataDir, database?, secretKey?, seed?, touchCounter?, listen?, webhookCa?, durable?, versionPush?}
  */
 import { createServer } from "node:http";
 import { createConsola } from "consola";
@@ -21,7 +21,7 @@ export async function start(config) {
     // Errors only: a bench must not measure log formatting.
     logger: createConsola({ level: 0 }),
     allowPrivateWebhookTargets: true,
-    ...(config.pushVersions === false && { pushVersions: false }),
+    ...(config.versionPush === false && { versionPush: false }),
     ...(config.webhookCa && { webhooks: { ca: config.webhookCa, ...(config.durable && { durable: true }) } }),
   });
   const seeded = config.seed ? await seedWorkspace(svc.context, config.seed) : undefined;

@@ -51,7 +51,7 @@ export async function runReads(ctx, parts) {
     for (const [name, p] of Object.entries(starting)) servers[name] = await p;
     // The same schema served with the version push off (every read resolves its tenant with a
     // round trip, as before it existed): the before/after of the push, interleaved in one run.
-    if (pg) servers.pgNoPush = await startChild("service", { dataDir: join(tmp, "pg-nopush"), database: pg.url, secretKey: ctx.secretKey, pushVersions: false }, { nodeFlags: flags("pg") });
+    if (pg) servers.pgNoPush = await startChild("service", { dataDir: join(tmp, "pg-nopush"), database: pg.url, secretKey: ctx.secretKey, versionPush: false }, { nodeFlags: flags("pg") });
     for (const [name, s] of Object.entries(servers)) if (s.info.seedMs) ctx.log(`  ${name}: ready in ${(s.info.seedMs / 1000).toFixed(1)} s (create + seed)`);
 
     const key = servers.main?.info.seeded.tokens.key;

@@ -196,7 +196,7 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
 
   it("can be turned off (a pooler in transaction mode): every read resolves its tenant in the database", async () => {
     const off = counting(await openDatabase(db.url));
-    const c = await serve(await createService({ ...common(), database: off, pushVersions: false }));
+    const c = await serve(await createService({ ...common(), database: off, versionPush: false }));
     try {
       for (let i = 0; i < 5; i++) await c.request("/api/v1/posts");
       await new Promise((r) => setTimeout(r, 1100)); // a heartbeat would have come back by now
