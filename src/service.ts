@@ -86,7 +86,9 @@ export interface ServiceOptions {
    * PostgreSQL: keep each workspace's tenant row and content version in memory, invalidated by
    * LISTEN/NOTIFY (docs/production.md), so a read without a credential needs no round trip to
    * resolve its tenant. Turn it off where LISTEN does not work (a pooler in transaction mode).
-   * Ignored on SQLite. Default true.
+   * Ignored on SQLite. Writes made through a `database` handle you passed, rather than through the
+   * service, show on this service like another instance's: once their notification arrived.
+   * Default true.
    */
   versionPush?: boolean;
 }

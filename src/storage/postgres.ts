@@ -128,7 +128,7 @@ function listen(url: string, channel: string, { message, state }: ListenHandlers
     retry = Math.min(retry * 2, MAX_RETRY_MS);
   };
   const connect = async () => {
-    const client = new pg.Client({ connectionString: url, keepAlive: true, query_timeout: HEARTBEAT_MS, application_name: "contentsvc-listen" });
+    const client = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: MAX_RETRY_MS, query_timeout: HEARTBEAT_MS, application_name: "contentsvc-listen" });
     current = client;
     const token = `${BEAT}${randomUUID()}:`;
     let sent = 0;
