@@ -14,6 +14,7 @@ import type { Sql } from "./storage/sql.js";
 import { createBlobStorage } from "./storage/blobs.js";
 import { createSealer, loadMasterKeys } from "./storage/seal.js";
 import { createWorkspaceRepo } from "./storage/workspaces.js";
+import { startVersionPush } from "./storage/version-push.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
 import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
@@ -81,6 +82,15 @@ export interface ServiceOptions {
    * `user:<id>`, `account:<id>` or `-`; never a credential or a body. Default: no request log.
    */
   requestLog?: RequestLogger;
+  /**
+   * PostgreSQL: keep each workspace's tenant row and content version in memory, invalidated by
+   * LISTEN/NOTIFY (docs/production.md), so a read without a credential needs no round trip to
+   * resolve its tenant. Turn it off where LISTEN does not work (a pooler in transaction mode).
+   * Ignored on SQLite. Writes made through a `database` handle you passed, rather than through the
+   * service, show on this service like another instance's: once their notification arrived.
+   * Default true.
+   */
+  versionPush?: boolean;
 }
 
 const optionsSchema = z
@@ -106,6 +116,7 @@ const optionsSchema = z
     insecureFastPasswordHashing: z.boolean().optional(),
     dashboard: z.boolean().optional(),
     requestLog: z.function().optional(),
+    versionPush: z.boolean().optional(),
   })
   .strict();
 
@@ -163,17 +174,26 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     const allowPrivate = options.allowPrivateWebhookTargets ?? false;
     const tuning = options.webhooks as WebhookTuning | undefined;
     const mode = await deliveryMode(sql, tuning?.durable);
+    let up: boolean | undefined; // undefined until first listening: a failed start is a fallback, not an interruption
+    const push = options.versionPush === false ? undefined : startVersionPush(sql, (listening) => {
+      if (up === true && !listening) logger.warn("PostgreSQL change notifications interrupted: tenants are read from the database until they resume");
+      if (up === false && listening) logger.info("PostgreSQL change notifications resumed");
+      if (up !== undefined || listening) up = listening;
+    });
+    if (push) cleanup.push(() => push.close());
+    // Every write of this instance goes through `local`, which flushes the pushed copy on commit.
+    const local = push ? push.track(sql) : sql;
     const webhooks = createWebhookDispatcher(() => context, logger, allowPrivate, tuning, options.redis, mode === "memory" ? undefined : { sql, mode });
     const context: ServiceContext = {
       webhooks,
       ...("record" in webhooks && { outbox: webhooks }),
-      sql,
+      sql: local,
       blobs,
       sealer,
       bus: createEventBus((error) => logger.error("event listener failed:", error)),
       shared,
       logger,
-      workspaces: createWorkspaceRepo(sql),
+      workspaces: push ? push.workspaces(createWorkspaceRepo(local)) : createWorkspaceRepo(sql),
       // The MCP SDK is the heaviest import of the service (~0.3-0.8 s to load): only a first MCP
       // request pays for it, not start-up.
       mcp: async (request, caller) => (await (mcpModule ??= import("./mcp/server.js"))).handleMcpRequest(request, { service: context, ...caller }),
@@ -205,6 +225,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       close() {
         closed ??= (async () => {
           await stopFeatures();
+          await push?.close();
           await shared.close();
           if (ownsSql) await sql.close();
           await blobs.dispose?.();

@@ -2,7 +2,7 @@
  * A contentsvc server child: `createService` from the BUILT package (dist/ through the package's
  * own exports) on node:http, the way `svc serve` serves it, after seeding its database.
  *
- * config: {dataDir, database?, secretKey?, seed?, touchCounter?, listen?, webhookCa?, durable?}
+ * config: {dataDir, database?, secretKey?, seed?, touchCounter?, listen?, webhookCa?, durable?, versionPush?}
  */
 import { createServer } from "node:http";
 import { createConsola } from "consola";
@@ -21,6 +21,7 @@ export async function start(config) {
     // Errors only: a bench must not measure log formatting.
     logger: createConsola({ level: 0 }),
     allowPrivateWebhookTargets: true,
+    ...(config.versionPush === false && { versionPush: false }),
     ...(config.webhookCa && { webhooks: { ca: config.webhookCa, ...(config.durable && { durable: true }) } }),
   });
   const seeded = config.seed ? await seedWorkspace(svc.context, config.seed) : undefined;
@@ -39,6 +40,11 @@ export async function start(config) {
       async touches() {
         if (!counting) return null;
         return svc.context.sql.all("SELECT key_id, at FROM bench_touches ORDER BY at");
+      },
+      /** This process's CPU time so far (user + system, µs): per-request cost on a loaded machine. */
+      async cpu() {
+        const { user, system } = process.cpuUsage();
+        return user + system;
       },
       /** Webhook dispatcher counters of the service. */
       async webhookStats() {

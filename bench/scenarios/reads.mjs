@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { startChild } from "../lib/procs.mjs";
 import { load, warmup } from "../lib/load.mjs";
 import { row } from "../lib/table.mjs";
-import { httpRequest, median } from "../lib/util.mjs";
+import { httpRequest, median, percentile } from "../lib/util.mjs";
 import { createPgSchema } from "../lib/pg.mjs";
 
 const HOST = "bench.localhost";
@@ -47,8 +47,11 @@ export async function runReads(ctx, parts) {
     const starting = { ref: startChild("reference", {}, { nodeFlags: flags("reference") }) };
     if (parts.reads || parts.auth) starting.main = startChild("service", { dataDir: join(tmp, "main"), secretKey: ctx.secretKey, seed: mainSeed(n), touchCounter: true }, { nodeFlags: flags("main") });
     if (parts.scale) starting.scale = startChild("service", { dataDir: join(tmp, "scale"), secretKey: ctx.secretKey, seed: scaleSeed(small, large) }, { nodeFlags: flags("scale") });
-    if (pg) starting.pg = startChild("service", { dataDir: join(tmp, "pg"), database: pg.url, secretKey: ctx.secretKey, seed: { ...scaleSeed(small, large), collections: [...scaleSeed(small, large).collections, { name: "posts", access: "public", published: n, drafts: n }] } }, { nodeFlags: flags("pg") });
+    if (pg) starting.pg = startChild("service", { dataDir: join(tmp, "pg"), database: pg.url, secretKey: ctx.secretKey, seed: { ...scaleSeed(small, large), collections: [...scaleSeed(small, large).collections, { name: "posts", access: "public", published: n, drafts: n }], key: ["entries:write"] } }, { nodeFlags: flags("pg") });
     for (const [name, p] of Object.entries(starting)) servers[name] = await p;
+    // The same schema served with the version push off (every read resolves its tenant with a
+    // round trip, as before it existed): the before/after of the push, interleaved in one run.
+    if (pg) servers.pgNoPush = await startChild("service", { dataDir: join(tmp, "pg-nopush"), database: pg.url, secretKey: ctx.secretKey, versionPush: false }, { nodeFlags: flags("pg") });
     for (const [name, s] of Object.entries(servers)) if (s.info.seedMs) ctx.log(`  ${name}: ready in ${(s.info.seedMs / 1000).toFixed(1)} s (create + seed)`);
 
     const key = servers.main?.info.seeded.tokens.key;
@@ -62,6 +65,7 @@ export async function runReads(ctx, parts) {
     // Scale is measured uncached (cache-busting query): the database work is what must stay flat.
     if (parts.scale) targets.push({ id: "small", server: "scale", path: "/api/v1/small?limit=20", bust: true }, { id: "large", server: "scale", path: "/api/v1/large?limit=20", bust: true });
     if (pg) targets.push({ id: "pg", server: "pg", path: "/api/v1/posts?limit=20" }, { id: "pgMiss", server: "pg", path: "/api/v1/posts?limit=20", bust: true }, { id: "pgSmall", server: "pg", path: "/api/v1/small?limit=20", bust: true }, { id: "pgLarge", server: "pg", path: "/api/v1/large?limit=20", bust: true });
+    if (pg) targets.push({ id: "pgNoPush", server: "pgNoPush", path: "/api/v1/posts?limit=20" }, { id: "pgNoPushMiss", server: "pgNoPush", path: "/api/v1/posts?limit=20", bust: true });
 
     // Probe: every target must answer 200 with 20 items; one that does not is reported n/a.
     for (const t of targets) {
@@ -77,7 +81,10 @@ export async function runReads(ctx, parts) {
     for (let round = 1; round <= ctx.runs; round++) {
       for (const t of live) {
         if (t.id === "private") keyedStart ??= Date.now();
+        const server = servers[t.server];
+        const cpu0 = t.server === "ref" ? undefined : await server.call("cpu");
         t.runs.push(await load(t.opts));
+        if (cpu0 !== undefined) (t.cpuUs ??= []).push((await server.call("cpu") - cpu0) / Math.max(1, t.runs.at(-1).total));
         await settle(t.opts.port);
       }
       ctx.log(`  round ${round}/${ctx.runs}: ${live.map((t) => `${t.id} ${Math.round(t.runs.at(-1).rps)}`).join(", ")} req/s`);
@@ -130,6 +137,13 @@ export async function runReads(ctx, parts) {
         rows.push(readRow("8 scale", `PostgreSQL public, ${n.toLocaleString()}, cached`, rps("pg"), ref, runsOf("pg"), 0.5));
         rows.push(readRow("8 scale", `PostgreSQL public, ${n.toLocaleString()}, cache miss`, rps("pgMiss"), ref, runsOf("pgMiss"), 0.25));
         rows.push(row({ scenario: "8 scale", figure: `PostgreSQL ${large.toLocaleString()} vs ${small.toLocaleString()}, cache miss`, value: rps("pgLarge"), unit: "req/s", ref: rps("pgSmall"), refLabel: `${small.toLocaleString()}`, target: "flat (≥ 90%)", met: rps("pgLarge") / rps("pgSmall") >= 0.9, runs: [...runsOf("pgSmall"), ...runsOf("pgLarge")] }));
+        rows.push(readRow("8 scale", `PostgreSQL public, ${n.toLocaleString()}, cached, push off`, rps("pgNoPush"), ref, runsOf("pgNoPush"), 0.5));
+        rows.push(readRow("8 scale", `PostgreSQL public, ${n.toLocaleString()}, cache miss, push off`, rps("pgNoPushMiss"), ref, runsOf("pgNoPushMiss"), 0.25));
+        for (const id of ["pg", "pgNoPush", "pgMiss", "pgNoPushMiss"]) {
+          if (by[id]?.cpuUs) rows.push(row({ scenario: "8 scale", figure: `PostgreSQL server CPU per request, ${id}`, value: median(by[id].cpuUs), unit: "µs", note: "node process only (PostgreSQL's own CPU not counted)" }));
+        }
+        const lags = await crossInstanceStaleness(servers.pgNoPush.info.port, servers.pg.info.port, servers.pg.info.seeded.tokens.key, quick ? 50 : 200);
+        for (const p of [50, 99]) rows.push(row({ scenario: "8 scale", figure: `PostgreSQL cross-instance staleness p${p} (write on one, read on another)`, value: percentile(lags, p), unit: "ms", target: "bounded, documented", note: `${lags.length} writes; includes the polling read` }));
       } else {
         rows.push(row({ scenario: "8 scale", figure: "PostgreSQL", note: "skipped: set SVC_BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL)" }));
       }
@@ -139,6 +153,28 @@ export async function runReads(ctx, parts) {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
     await pg?.drop();
   }
+}
+
+/**
+ * Writes `samples` entries through the server on `writerPort`, each time polling the public list
+ * on `readerPort` (its tenant and response cached) until it shows the new total: the time from
+ * the writer's answer to the first fresh read, in ms.
+ */
+async function crossInstanceStaleness(writerPort, readerPort, key, samples) {
+  const path = "/api/v1/small?limit=1";
+  const totalOn = async () => JSON.parse((await httpRequest(readerPort, path, { host: HOST })).body).meta.total;
+  const lags = [];
+  for (let i = 0; i < samples; i++) {
+    const was = await totalOn();
+    await totalOn();
+    const res = await httpRequest(writerPort, "/api/dashboard/collections/small/entries", { method: "POST", host: HOST, headers: { authorization: `Bearer ${key}` }, json: { title: `lag ${i}`, _status: "published" } });
+    if (res.status !== 201) throw new Error(`staleness write answered ${res.status} ${res.body.slice(0, 200)}`);
+    const t0 = performance.now();
+    const deadline = Date.now() + 10_000;
+    while ((await totalOn()) !== was + 1) if (Date.now() > deadline) throw new Error("staleness: the write never showed on the other instance");
+    lags.push(performance.now() - t0);
+  }
+  return lags;
 }
 
 /**

@@ -27,6 +27,9 @@ export const configSchema = z
     loginMaxBackoffMs: z.coerce.number().int().positive().describe("Longest sign-in back-off in ms"),
     loginWindowMs: z.coerce.number().int().positive().describe("Failed sign-ins are forgotten this many ms after the last one (at least loginMaxBackoffMs)"),
     dashboard: z.boolean().describe("Serve the web dashboard at /_/ on each workspace's dashboard host"),
+    versionPush: z
+      .boolean()
+      .describe("PostgreSQL: keep tenants and content versions in memory, invalidated by LISTEN/NOTIFY; turn off behind a pooler in transaction mode (docs/production.md)"),
   })
   .strict();
 
@@ -47,6 +50,7 @@ export const CONFIG_DEFAULTS: CliConfig = {
   loginMaxBackoffMs: DEFAULT_SIGN_IN_LIMITS.maxBackoffMs,
   loginWindowMs: DEFAULT_SIGN_IN_LIMITS.windowMs,
   dashboard: true,
+  versionPush: true,
 };
 
 /** Environment variables and the setting each one feeds. */
@@ -62,6 +66,7 @@ export const ENV_VARS: Record<string, keyof CliConfig> = {
   SVC_KEEP_DEPLOYS: "keepDeploys",
   SVC_SITE_QUOTA: "siteQuota",
   SVC_SITE_MAX_FILES: "siteMaxFiles",
+  SVC_VERSION_PUSH: "versionPush",
 };
 
 const CONFIG_FILES = ["svc.config.ts", "svc.config.mjs", "svc.config.js", "svc.config.json"];
@@ -91,7 +96,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<Record<keyof CliConfig, unknow
   for (const [name, key] of Object.entries(ENV_VARS)) {
     const value = env[name];
     if (value === undefined || value === "") continue;
-    out[key] = key === "allowPrivateWebhookTargets" || key === "trustProxy" ? value === "1" || value === "true" : value;
+    out[key] = key === "allowPrivateWebhookTargets" || key === "trustProxy" || key === "versionPush" ? value === "1" || value === "true" : value;
   }
   return out;
 }

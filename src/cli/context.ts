@@ -59,6 +59,7 @@ export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = proce
       windowMs: config.loginWindowMs,
     },
     dashboard: config.dashboard,
+    versionPush: config.versionPush,
   };
 }
 
@@ -71,7 +72,8 @@ export async function withService<T>(
   const { config, out } = await commandConfig(command, extra);
   // While `svc serve --durable-webhooks` serves this database, a command's writes only land in
   // the outbox and the server delivers them; otherwise this process delivers them as before.
-  const svc = await createService({ ...serviceOptions(config), logger: quietLogger(), webhooks: { durable: "follow" } });
+  // One command, a few statements: listening for pushed versions would only cost a connection.
+  const svc = await createService({ ...serviceOptions(config), logger: quietLogger(), webhooks: { durable: "follow" }, versionPush: false });
   try {
     return await fn(svc, out, config);
   } finally {

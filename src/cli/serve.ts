@@ -33,6 +33,7 @@ interface ServeFlags {
   loginMaxBackoffMs?: string;
   loginWindowMs?: string;
   dashboard?: boolean;
+  versionPush?: boolean;
   logFormat?: string;
   quiet?: boolean;
   https?: boolean;
@@ -51,6 +52,7 @@ export function registerServe(program: Command): void {
     .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
     .option("--trust-proxy", "read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy")
     .option("--no-dashboard", "do not serve the web dashboard at /_/")
+    .option("--no-version-push", "PostgreSQL: resolve every request's tenant in the database instead of keeping it in memory, invalidated by LISTEN/NOTIFY (behind a pooler in transaction mode) [SVC_VERSION_PUSH=0]")
     .option("--durable-webhooks", "record webhook events in the database and deliver from there: nothing is lost to a crash or restart, several instances share the work (docs/webhooks.md)")
     .option("--cluster <n>", "run n worker processes sharing the port (node:cluster; see docs/scaling.md)")
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
@@ -76,6 +78,7 @@ export function registerServe(program: Command): void {
         ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
         ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
         ...(opts.dashboard === false && { dashboard: false }),
+        ...(opts.versionPush === false && { versionPush: false }),
       });
       const size = parseClusterSize(opts.cluster);
       if (size !== undefined && (opts.https || opts.open)) throw new UsageError("--https and --open work without --cluster (docs/production.md#listening)");

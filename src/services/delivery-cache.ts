@@ -9,6 +9,7 @@ import { LRUCache } from "lru-cache";
 import type { ServiceContext } from "./context.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { repo } from "../storage/context.js";
+import { getCollection } from "./collections.js";
 
 export interface CachedResponse {
   collection: StoredCollection;
@@ -30,6 +31,9 @@ type Entry = CachedResponse & { version: number };
 
 export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheOptions = {}) {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  // Collection definitions bump the content version too, so a definition is reused on a cache
+  // miss (another query string) while the version it was read at is current.
+  const definitions = new LRUCache<string, { collection: StoredCollection; version: number }>({ max: options.maxEntries ?? 2000 });
   const entries = new LRUCache<string, Entry>({
     max: options.maxEntries ?? 2000,
     maxSize: maxBytes,
@@ -43,6 +47,16 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
     async version(workspaceId: string): Promise<number> {
       const row = await ctx.sql.get<{ version: number }>("SELECT version FROM content_versions WHERE workspace_id = ?", [workspaceId]);
       return Number(row?.version ?? 0);
+    },
+
+    /** The collection `name` of the workspace as of `version` (read before it), or 404. */
+    async collection(workspaceId: string, name: string, version: number): Promise<StoredCollection> {
+      const key = `${workspaceId}|${name}`;
+      const hit = definitions.get(key);
+      if (hit && hit.version === version) return hit.collection;
+      const collection = await getCollection(ctx, workspaceId, name);
+      definitions.set(key, { collection, version });
+      return collection;
     },
 
     get(key: string, version: number): CachedResponse | undefined {

@@ -3,8 +3,9 @@
  * holds a single client, which cannot isolate transactions nor recover from a server restart).
  */
 import { createDatabase, type Connector } from "db0";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { normalizeParams, toPostgresPlaceholders, type Sql, type SqlValue } from "./sql.js";
+import { normalizeParams, toPostgresPlaceholders, type ListenHandlers, type Sql, type SqlValue } from "./sql.js";
 import { mapDriverError } from "./driver-errors.js";
 
 // COUNT(*) and BIGINT columns come back as numbers, as they do on SQLite.
@@ -89,7 +90,89 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     async close() {
       await pool.end();
     },
+    listen: (channel, handlers) => listen(url, channel, handlers),
   };
   await sql.get("SELECT 1 AS ok");
   return sql;
+}
+
+/**
+ * A LISTEN connection is silent while nothing changes, so a dead one (a half-open TCP connection
+ * after a network fault), or one that never receives anything (behind a pooler in transaction
+ * mode), would go unnoticed. So the connection notifies itself every HEARTBEAT_MS and counts as
+ * listening only from the first heartbeat it received until one fails to arrive by the next: a
+ * lost connection is reported at once (socket closed) or within 2 × HEARTBEAT_MS (silence). It
+ * is opened again after RETRY_MS, doubling up to MAX_RETRY_MS.
+ */
+const HEARTBEAT_MS = 1000;
+const RETRY_MS = 100;
+const MAX_RETRY_MS = 5000;
+const BEAT = "beat:";
+
+function listen(url: string, channel: string, { message, state }: ListenHandlers): () => Promise<void> {
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retry = RETRY_MS;
+  let reconnect: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const lose = (client: pg.Client) => {
+    if (current !== client) return;
+    current = undefined;
+    clearInterval(heartbeat);
+    client.end().catch(() => {});
+    state(false);
+    if (stopped) return;
+    reconnect = setTimeout(connect, retry);
+    reconnect.unref();
+    retry = Math.min(retry * 2, MAX_RETRY_MS);
+  };
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: MAX_RETRY_MS, query_timeout: HEARTBEAT_MS, application_name: "contentsvc-listen" });
+    current = client;
+    const token = `${BEAT}${randomUUID()}:`;
+    let sent = 0;
+    let received = 0;
+    client.on("error", () => lose(client));
+    client.on("end", () => lose(client));
+    client.on("notification", (n) => {
+      if (n.channel !== channel) return;
+      const payload = n.payload ?? "";
+      if (!payload.startsWith(BEAT)) return message(payload);
+      if (payload !== `${token}${sent}` || current !== client) return; // another instance's, or late
+      if (received === 0) {
+        retry = RETRY_MS;
+        state(true);
+      }
+      received = sent;
+    });
+    const beat = () => {
+      if (received < sent) return lose(client); // the previous one never came back
+      client.query("SELECT pg_notify($1, $2)", [channel, `${token}${++sent}`]).catch(() => lose(client));
+    };
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch {
+      lose(client);
+      client.end().catch(() => {});
+      return;
+    }
+    if (current !== client) {
+      client.end().catch(() => {}); // stopped meanwhile
+      return;
+    }
+    beat();
+    heartbeat = setInterval(beat, HEARTBEAT_MS);
+    heartbeat.unref();
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(reconnect);
+    clearInterval(heartbeat);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
+  };
 }

@@ -30,6 +30,17 @@ export interface Sql {
   /** The db0 database underneath, for embedders who want it. */
   readonly db0: Db0Database | undefined;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: LISTEN on `channel` over a dedicated connection, reconnecting until stopped.
+   * `state(true)` once listening, `state(false)` when the connection is lost or stops answering
+   * (notifications may have been missed meanwhile). Returns the function that stops it.
+   */
+  listen?(channel: string, handlers: ListenHandlers): () => Promise<void>;
+}
+
+export interface ListenHandlers {
+  message(payload: string): void;
+  state(listening: boolean): void;
 }
 
 /** `?` → `$1, $2, …` for PostgreSQL. Our SQL never has `?` inside string literals. */

@@ -58,9 +58,10 @@ export function createWorkspaceRepo(sql: Sql) {
     /**
      * The workspace a request's hostname names, or undefined (spec 1.2), with its content and
      * credentials versions read in the same indexed query (the delivery and key caches need them,
-     * read before any data).
+     * read before any data). `fresh` matters only to a copy kept in memory (storage/version-push.ts):
+     * this query is always fresh.
      */
-    async byHost(host: string): Promise<ResolvedWorkspace | undefined> {
+    async byHost(host: string, _options?: { fresh?: boolean }): Promise<ResolvedWorkspace | undefined> {
       const row = await sql.get<
         Row & { content_version: number | null; credentials_version: number | null; dashboard: number; dashboard_host: string | null }
       >(
@@ -201,7 +202,8 @@ export type WorkspaceRepo = ReturnType<typeof createWorkspaceRepo>;
 /** What the router knows about the workspace a request's host names. */
 export type ResolvedWorkspace = Omit<Workspace, "hosts" | "dashboard_host"> & {
   contentVersion: number;
-  credentialsVersion: number;
+  /** Left out by a tenant served from memory (storage/version-push.ts): the key cache then asks the database. */
+  credentialsVersion?: number;
   /** The request came on the workspace's dashboard host. */
   onDashboardHost: boolean;
   dashboardHost: string | undefined;

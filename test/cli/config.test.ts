@@ -34,8 +34,16 @@ describe("configuration", () => {
       siteQuota: 500 * 1024 * 1024,
       siteMaxFiles: 10_000,
       dashboard: true,
+      versionPush: true,
       ...LOGIN_DEFAULTS,
     });
+  });
+
+  it("SVC_VERSION_PUSH=0 turns the PostgreSQL version push off for the service", async () => {
+    const config = await resolveConfig({}, { SVC_VERSION_PUSH: "0" }, dir);
+    expect(config.versionPush).toBe(false);
+    expect(serviceOptions(config).versionPush).toBe(false);
+    expect((await resolveConfig({}, { SVC_VERSION_PUSH: "1" }, dir)).versionPush).toBe(true);
   });
 
   it("sign-in throttling settings come from a file or flags, are checked, and become the service's signInLimits", async () => {

@@ -31,10 +31,14 @@ export function requestHost(event: H3Event, trustProxy: boolean): string | undef
   return tryNormalizeHost(forwarded ?? headers.get("host") ?? new URL(event.req.url).host);
 }
 
-/** Resolves the workspace or throws 404 Unknown tenant. */
+/**
+ * Resolves the workspace or throws 404 Unknown tenant. A request presenting a credential reads
+ * the tenant afresh (its credentials version with it), so a revoked key is refused at once on
+ * every instance; only a request without one may be answered from a pushed in-memory copy.
+ */
 export async function resolveTenant(event: H3Event, service: ServiceContext): Promise<TenantWorkspace> {
   const host = requestHost(event, service.options.trustProxy);
-  const workspace = host ? await service.workspaces.byHost(host) : undefined;
+  const workspace = host ? await service.workspaces.byHost(host, { fresh: event.req.headers.has("authorization") }) : undefined;
   if (!workspace) throw unknownTenant();
   return workspace;
 }
