@@ -17,7 +17,8 @@ import { toNodeHandler } from "h3/node";
 
 const Database = createRequire(import.meta.url)("better-sqlite3");
 
-export async function start({ database, host, collection }) {
+/** The naive handler's h3 app and its database handle. */
+export function createNaiveApp({ database, host, collection }) {
   const db = new Database(database, { fileMustExist: true });
   db.pragma("journal_mode = WAL");
   const c = db
@@ -52,6 +53,11 @@ export async function start({ database, host, collection }) {
     const next = rows.length > 20 ? Buffer.from(JSON.stringify([last._created_at, last.id])).toString("base64url") : null;
     return { data, meta: { total: total.get(c.id)?.n ?? 0, limit: 20, offset: 0, next } };
   });
+  return { app, db };
+}
+
+export async function start(config) {
+  const { app, db } = createNaiveApp(config);
   const server = createServer(toNodeHandler(app));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
