@@ -36,7 +36,8 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
         query.limit === 0
           ? Promise.resolve([])
           : db.all<{ id: string; body: string | null }>(
-              `SELECT id, (SELECT d.body FROM entry_deliveries d WHERE d.entry_id = entries.id AND d.shape = ?) AS body FROM entries ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
+              // Unqualified names in the list SQL are entries' columns: entry_deliveries shares none.
+              `SELECT id, body FROM entries LEFT JOIN entry_deliveries ON entry_id = entries.id AND shape = ? ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
               [shape, ...q.params, ...q.keysetParams, ...q.orderParams, query.limit + 1, query.offset],
             ),
         countOf(db, collectionId, query, true, q),

@@ -11,7 +11,8 @@ import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
 import { defineRoutes, type RouteContext } from "../route.js";
 import { authenticate } from "../middleware/auth.js";
-import { getCollection, type StoredCollection } from "../../services/collections.js";
+import type { StoredCollection } from "../../services/collections.js";
+import { collectionAt } from "../../services/collection-cache.js";
 import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
 import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
 import { deliveryCache } from "../../services/delivery-cache.js";
@@ -74,7 +75,7 @@ async function cached(
   // Read with the tenant, before any data: see services/delivery-cache.ts for why the order matters.
   const version = workspace.contentVersion ?? (await cache.version(workspace.id));
   const hit = cache.get(key, version);
-  const collection = hit?.collection ?? (await getCollection(service, workspace.id, name));
+  const collection = hit?.collection ?? (await collectionAt(service, workspace.id, name, version));
   await assertReadable(event, ctx, collection);
   // Read at most once, and only when an expansion into a non-public collection needs it.
   let who: Promise<Principal | undefined> | undefined;
