@@ -52,16 +52,16 @@ function render(collection: StoredCollection, row: RawEntryRow): string {
   return JSON.stringify(toEntry(collection, { ...row, collection_id: collection.id, status: "published", data: parseObjectColumn(row.data) }, undefined));
 }
 
-const shapes = new Map<string, string>();
+// Definitions are cached per content version (collection-cache.ts), so most lookups hit here.
+const shapes = new WeakMap<StoredCollection, string>();
 
 /** A short fingerprint of what the delivery JSON depends on besides the entry: the fields, in order. */
 export function shapeOf(collection: StoredCollection): string {
-  const key = JSON.stringify(collection.fields.map((f) => [f.name, f.type]));
-  let shape = shapes.get(key);
+  let shape = shapes.get(collection);
   if (shape === undefined) {
-    shape = createHash("sha256").update(key).digest("base64url").slice(0, 22);
-    if (shapes.size >= 1000) shapes.clear();
-    shapes.set(key, shape);
+    const fields = JSON.stringify(collection.fields.map((f) => [f.name, f.type]));
+    shape = createHash("sha256").update(fields).digest("base64url").slice(0, 22);
+    shapes.set(collection, shape);
   }
   return shape;
 }

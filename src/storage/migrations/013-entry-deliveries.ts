@@ -13,14 +13,15 @@ CREATE TABLE entry_deliveries (
   entry_id TEXT PRIMARY KEY REFERENCES entries(id) ON DELETE CASCADE,
   shape TEXT NOT NULL,
   body TEXT NOT NULL
-);`;
+)`;
 
-const sqlite = `${TABLE}
+// WITHOUT ROWID: a list page looks each body up by entry id, one b-tree search instead of two.
+const sqlite = `${TABLE} WITHOUT ROWID;
 CREATE TRIGGER entries_delivery_stale AFTER UPDATE ON entries
   BEGIN DELETE FROM entry_deliveries WHERE entry_id = OLD.id; END;
 `;
 
-const postgres = `${TABLE}
+const postgres = `${TABLE};
 CREATE FUNCTION contentsvc_entry_deliveries_stale() RETURNS trigger AS $$
 BEGIN
   DELETE FROM entry_deliveries d USING old_rows o WHERE d.entry_id = o.id;
