@@ -6,7 +6,7 @@
  * writes bench/results/latest.json.
  *
  *   node bench/run.mjs [--quick] [--only reads,auth,scale,writes,dispatcher,signature,startup,cluster,dashboard,durable]
- *                      [--runs N] [--duration S] [--profile main|scale|pg|writes|dispatcher|reference]
+ *                      [--runs N] [--duration S] [--profile main|scale|pg|writes|dispatcher|reference|naive]
  *                      [--no-build]
  */
 import { spawnSync } from "node:child_process";

@@ -6,6 +6,7 @@
  */
 const KINDS = {
   reference: () => import("./reference-app.mjs"),
+  naive: () => import("./naive-app.mjs"),
   service: () => import("./service-server.mjs"),
   receiver: () => import("./receiver.mjs"),
   dispatcher: () => import("./dispatcher-child.mjs"),

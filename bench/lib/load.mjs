@@ -16,7 +16,7 @@ let bustCounter = 0;
  * cache is keyed on the raw query string and the entry lists refuse unknown parameters, so this
  * is how every request misses the cache while asking for exactly the default page.
  */
-function bustingSort(n) {
+export function bustingSort(n) {
   const spell = (text, bits) => [...text].map((c, i) => ((bits >> i) & 1 ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}` : c)).join("");
   return `${spell("sort", n & 0xf)}=${spell("-_created_at", n >> 4)}`;
 }

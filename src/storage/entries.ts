@@ -222,7 +222,8 @@ export function createEntryRepo(ctx: StorageContext) {
 }
 
 
-function countOf(db: Sql, collectionId: string, query: EntryListQuery, publishedOnly: boolean, q: { where: string; params: SqlValue[] }) {
+/** The total of a list query: entry_counts when unfiltered (migration 003), else a count. */
+export function countOf(db: Sql, collectionId: string, query: EntryListQuery, publishedOnly: boolean, q: { where: string; params: SqlValue[] }) {
   if (query.filters.length > 0) return db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM entries ${q.where}`, q.params);
   const status = publishedOnly ? "published" : query.status;
   return status

@@ -15,6 +15,7 @@ import type { StoredCollection } from "../../services/collections.js";
 import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
 import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
 import { deliveryCache } from "../../services/delivery-cache.js";
+import { deliveryListJson } from "../../services/delivery-list.js";
 import { deliveryListParams, entryReadParams } from "../../core/entry-query.js";
 import type { Principal } from "../../core/principal.js";
 
@@ -31,7 +32,8 @@ export const deliveryRoutes = defineRoutes([
     query: deliveryListParams,
     response: { list: "page", description: "Published entries; each collection's own path documents its entry schema" },
     handler: (event, ctx) =>
-      cached(event, ctx, `l|${event.url.search}`, (collection, checkExpand) =>
+      cached(event, ctx, `l|${event.url.search}`, async (collection, checkExpand) =>
+        (await deliveryListJson(ctx.service, collection, event.url.searchParams)) ??
         listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true, checkExpand }),
       ),
   },
@@ -62,6 +64,7 @@ async function cached(
   event: H3Event,
   ctx: RouteContext,
   variant: string,
+  /** The response, or its JSON text already. */
   build: (collection: StoredCollection, checkExpand: ExpandCheck) => Promise<unknown>,
 ): Promise<string> {
   const { service, workspace } = ctx;
@@ -81,10 +84,11 @@ async function cached(
   let body = hit?.body;
   if (body === undefined) {
     const expanded: StoredCollection[] = [];
-    body = JSON.stringify(await build(collection, async (target) => {
+    const built = await build(collection, async (target) => {
       await checkExpand(target);
       expanded.push(target);
-    }));
+    });
+    body = typeof built === "string" ? built : JSON.stringify(built);
     cache.set(key, version, { collection, expanded, body });
   }
   // A string body with the type set is cheaper for h3 than building a web Response.

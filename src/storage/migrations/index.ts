@@ -14,6 +14,7 @@ import { webhookOutbox } from "./009-webhook-outbox.js";
 import { queryIndexes } from "./010-query-indexes.js";
 import { webhookDeliveries } from "./011-webhook-deliveries.js";
 import { credentialsVersions } from "./012-credentials-versions.js";
+import { entryDeliveries } from "./013-entry-deliveries.js";
 import { versionPush } from "./014-version-push.js";
 
 export interface Migration {
@@ -35,5 +36,6 @@ export const migrations: Migration[] = [
   { id: 10, name: "query-indexes", sql: queryIndexes },
   { id: 11, name: "webhook-deliveries", sql: webhookDeliveries },
   { id: 12, name: "credentials-versions", sql: credentialsVersions },
+  { id: 13, name: "entry-deliveries", sql: entryDeliveries },
   { id: 14, name: "version-push", sql: versionPush },
 ];
