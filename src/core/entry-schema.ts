@@ -7,6 +7,7 @@
  * parseEntryInput(def, { title: "Hi", _status: "published" }, "create");
  * // { values: { title: "Hi" }, status: "published" }
  */
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { badRequest } from "./errors.js";
 import { findNul, NUL_REFUSED } from "./nul.js";
@@ -88,6 +89,20 @@ export function entryValuesSchema(def: Pick<CollectionDefinition, "fields">, mod
   return z.strictObject(shape);
 }
 
+/**
+ * Building a collection's schema costs more than parsing a body with it, and every write of a
+ * collection would build the same one: keep them by mode and field definitions (the whole
+ * definition is the key, so a changed field gets a new schema; zod schemas are immutable).
+ */
+const valuesSchemas = new LRUCache<string, z.ZodType>({ max: 1000 });
+
+function cachedValuesSchema(def: Pick<CollectionDefinition, "fields">, mode: "create" | "patch"): z.ZodType {
+  const key = `${mode}:${JSON.stringify(def.fields)}`;
+  let schema = valuesSchemas.get(key);
+  if (!schema) valuesSchemas.set(key, (schema = entryValuesSchema(def, mode)));
+  return schema;
+}
+
 /** A parsed create or patch body: user values (null = clear) and the requested status, if any. */
 export interface EntryInput {
   values: Record<string, unknown>;
@@ -109,7 +124,7 @@ export function parseEntryInput(def: CollectionDefinition, body: Record<string, 
   for (const key of Object.keys(rest)) {
     if ((SYSTEM_FIELDS as readonly string[]).includes(key)) throw badRequest(`${key}: is a read-only system field`, { field: key });
   }
-  const result = entryValuesSchema(def, mode).safeParse(rest);
+  const result = cachedValuesSchema(def, mode).safeParse(rest);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     if (issue.code === "unrecognized_keys") {

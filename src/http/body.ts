@@ -4,7 +4,9 @@
  * `readBody` has no limit, replaces invalid UTF-8 instead of refusing it and never answers 415
  * (CONTRIBUTING.md, "Libraries instead of hand-written code"); so do the JSON-safety checks.
  */
+import type { Readable } from "node:stream";
 import { assertBodySize, HTTPError, type H3Event } from "h3";
+import getRawBody from "raw-body";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "../core/errors.js";
 import { refuseNul } from "../core/nul.js";
 
@@ -34,6 +36,11 @@ export function bodyLeftUnread(event: H3Event): boolean {
 export async function readBytes(event: H3Event, limit: number): Promise<Uint8Array> {
   const declared = Number(event.req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  // Before `event.req.body`, which would wrap the Node stream in a web stream.
+  const nodeReq = event.runtime?.node?.req;
+  if (nodeReq && Number.isFinite(declared) && !event.req.headers.has("transfer-encoding") && !event.req.bodyUsed) {
+    return readNodeBody(event, nodeReq, limit);
+  }
   if (!event.req.body) {
     readToEnd.add(event);
     return new Uint8Array(0);
@@ -49,6 +56,25 @@ export async function readBytes(event: H3Event, limit: number): Promise<Uint8Arr
   }
   readToEnd.add(event);
   return new Uint8Array(bytes);
+}
+
+/**
+ * On Node, a body of declared length (within the limit, checked above) straight from the
+ * request's stream: the web stream h3 would wrap it in, and the size-limiting stream around that,
+ * cost more CPU than a small JSON write's own work. Node's parser ends the body at the declared
+ * length, so it cannot outgrow the limit; `limit` stays as a guard. A body of unknown length
+ * (chunked) takes h3's streaming limit, which refuses it while it is still arriving.
+ */
+async function readNodeBody(event: H3Event, req: Readable, limit: number): Promise<Uint8Array> {
+  let bytes: Buffer;
+  try {
+    bytes = await getRawBody(req, { limit });
+  } catch (error) {
+    if ((error as { type?: string }).type === "entity.too.large") throw payloadTooLarge(limit);
+    throw error;
+  }
+  readToEnd.add(event);
+  return bytes;
 }
 
 /** Checks parsed JSON for prototype-polluting keys and absurd nesting. */

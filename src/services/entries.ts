@@ -83,7 +83,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
       updated_at: at,
     };
     await entries.update(next, tx);
-    const current = (await entries.relationsOf([id], tx)).get(id) ?? {};
+    const current = hasManyToMany(c) ? ((await entries.relationsOf([id], tx)).get(id) ?? {}) : {};
     const relations = await saveRelations(ctx, c, id, current, input.values, tx);
     const entry = toEntry(c, next, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };

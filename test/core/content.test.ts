@@ -42,6 +42,21 @@ describe("entry values", () => {
     expect(() => parseEntryInput(def, { tags: ["x"] }, "patch")).toThrow(/^tags\.0: must contain entry ids/);
   });
 
+  it("validates against the definition it is given, whichever was parsed before", () => {
+    const v1 = parseCollectionDefinition({ name: "posts", fields: [{ name: "title", type: "string" }] });
+    const v2 = parseCollectionDefinition({ name: "posts", fields: [{ name: "title", type: "number", required: true }] });
+    for (let round = 0; round < 2; round++) {
+      expect(parseEntryInput(v1, { title: "a" }, "create").values).toEqual({ title: "a" });
+      expect(parseEntryInput(v1, {}, "create").values).toEqual({});
+      expect(() => parseEntryInput(v2, { title: "a" }, "create")).toThrow("title: must be a finite number");
+      expect(() => parseEntryInput(v2, {}, "create")).toThrow("title: is required");
+      expect(parseEntryInput(v2, {}, "patch").values).toEqual({});
+      const parsed = parseEntryInput(v1, { title: "b" }, "patch").values;
+      parsed.title = "changed";
+      expect(parseEntryInput(v1, { title: "b" }, "patch").values).toEqual({ title: "b" });
+    }
+  });
+
   it("says whether stored values fit a field", () => {
     expect(storedValueFits({ name: "n", type: "number" }, "3")).toEqual({ present: true, valid: false });
     expect(storedValueFits({ name: "n", type: "text" }, "3")).toEqual({ present: true, valid: true });

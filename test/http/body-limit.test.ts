@@ -22,6 +22,33 @@ describe.each(drivers)("streamed body limit on %s", (driver) => {
   });
   afterAll(() => t?.close());
 
+  it("reads a JSON body of declared length that arrives in pieces whole", async () => {
+    const headers = { host: "demo.localhost", authorization: `Bearer ${owner}`, "content-type": "application/json" };
+    // Split inside a two-byte character, with pauses, so the body spans several reads.
+    const send = (path: string, json: Buffer, cuts: number[]) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port: t.port, path, method: "POST", headers: { ...headers, "content-length": json.length } }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on("error", reject);
+        (async () => {
+          for (const [i, at] of [...cuts, json.length].entries()) {
+            req.write(json.subarray(i === 0 ? 0 : cuts[i - 1], at));
+            await new Promise((r) => setTimeout(r, 30));
+          }
+          req.end();
+        })().catch(reject);
+      });
+    const made = await send("/api/dashboard/collections", Buffer.from(JSON.stringify({ name: "notes", fields: [{ name: "body", type: "text" }] })), [5]);
+    expect(made.status, made.body).toBe(201);
+    const { status, body } = await send("/api/dashboard/collections/notes/entries", Buffer.from(JSON.stringify({ body: "é".repeat(30_000) })), [7001, 20_001, 45_001]);
+    expect(status, body).toBe(201);
+    expect(JSON.parse(body).body).toBe("é".repeat(30_000));
+  });
+
   it("answers 413 once the limit is crossed, before the client has finished sending", async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
