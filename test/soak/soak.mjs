@@ -51,7 +51,7 @@ function call(base, method, path, { token, json, timeoutMs = 30_000 } = {}) {
       });
       res.on("error", reject);
     });
-    req.on("timeout", () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
+    req.on("timeout", () => req.destroy(new Error(`${method} ${path}: timeout after ${timeoutMs} ms`)));
     req.on("error", reject);
     req.end(body);
   });
