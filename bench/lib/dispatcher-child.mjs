@@ -50,6 +50,12 @@ async function settle(dispatcher, expected, timeoutMs) {
   }
 }
 
+/** User + system CPU µs of this process since `start` (process.cpuUsage()). */
+const cpuSince = (start) => {
+  const d = process.cpuUsage(start);
+  return d.user + d.system;
+};
+
 /** Memory after a full GC and a short settle (so freed pages are given back before `rss` is read). */
 const mb = async () => {
   globalThis.gc?.();
@@ -68,12 +74,14 @@ export async function start() {
       async throughput({ url, ca, webhooks = 50, events = 200, timeoutMs = 60_000 }) {
         const { dispatcher, errors } = dispatcherFor(targets(webhooks, url), ca);
         const expected = webhooks * events;
+        const cpu0 = process.cpuUsage();
         const t0 = performance.now();
         for (let i = 0; i < events; i++) dispatcher.emit(event(i));
         const stats = await settle(dispatcher, expected, timeoutMs);
         const elapsedMs = performance.now() - t0;
+        const cpuUs = cpuSince(cpu0);
         await dispatcher.close({ graceMs: 1000 });
-        return { expected, elapsedMs, perSecond: (stats.delivered / elapsedMs) * 1000, stats, errors };
+        return { expected, elapsedMs, perSecond: (stats.delivered / elapsedMs) * 1000, cpuPerDeliveryUs: cpuUs / Math.max(1, stats.delivered), stats, errors };
       },
       /**
        * The reference: the same signed POSTs straight through node:https (keep-alive agent with the
@@ -83,6 +91,7 @@ export async function start() {
         const agent = new Agent({ keepAlive: true, maxSockets: sockets, ca });
         const u = new URL(url);
         const secret = "whsec_reference";
+        const cpu0 = process.cpuUsage();
         const t0 = performance.now();
         let ok = 0;
         await Promise.all(
@@ -103,8 +112,9 @@ export async function start() {
           }),
         );
         const elapsedMs = performance.now() - t0;
+        const cpuUs = cpuSince(cpu0);
         agent.destroy();
-        return { count, ok, elapsedMs, perSecond: (ok / elapsedMs) * 1000 };
+        return { count, ok, elapsedMs, perSecond: (ok / elapsedMs) * 1000, cpuPerDeliveryUs: cpuUs / Math.max(1, ok) };
       },
       /** Spaced events to `webhooks` targets: latency write→receipt is measured by the receiver. */
       async latency({ url, ca, webhooks = 1, events = 300, intervalMs = 5, timeoutMs = 30_000 }) {

@@ -126,6 +126,20 @@ export function buildDeliveryBody(format: WebhookFormat, event: ServiceEvent, ti
 }
 
 /**
+ * The text of `buildDeliveryBody(format, event, timestamp)` as JSON. `dataJson`, when given, is
+ * `JSON.stringify(event.data)` made once for every webhook of the event: a service body is then
+ * spliced around it (the same characters as serializing the whole object, key order included),
+ * so fanning one event out to many webhooks serializes its data once, not once per attempt.
+ *
+ * @example
+ * deliveryBodyText("service", event, "2025-01-01T00:00:00.000Z") === JSON.stringify(buildDeliveryBody("service", event, "2025-01-01T00:00:00.000Z"))
+ */
+export function deliveryBodyText(format: WebhookFormat, event: ServiceEvent, timestamp: string, dataJson?: string): string {
+  if (format !== "service" || dataJson === undefined) return JSON.stringify(buildDeliveryBody(format, event, timestamp));
+  return `{"event":${JSON.stringify(event.event)},"data":${dataJson},"timestamp":${JSON.stringify(timestamp)}}`;
+}
+
+/**
  * A body sent before, with its send timestamp replaced where the format carries one (service:
  * `timestamp`; code_host_repository_dispatch: `client_payload.timestamp`); everything else is kept
  * as it was, key order included. Used to redeliver a logged delivery.

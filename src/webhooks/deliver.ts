@@ -2,9 +2,10 @@
  * One delivery attempt (spec 6.4–6.6): build and sign the body once, POST it with the dispatcher
  * headers, succeed on 2xx, never follow redirects, abandon at the deadline, ignore the body.
  */
-import { request, type Agent } from "node:https";
+import { request, type Agent, type RequestOptions } from "node:https";
 import { performance } from "node:perf_hooks";
 import { urlToHttpOptions } from "node:url";
+import { LRUCache } from "lru-cache";
 import { FORBIDDEN_HEADER_NAMES } from "../core/webhook-policy.js";
 import { AddressNotAllowedError, checkLiteralHost } from "./pinned-agent.js";
 import { SIGNATURE_HEADER, signBody, standardWebhookHeaders } from "./sign.js";
@@ -19,6 +20,18 @@ export interface AttemptOptions {
   timestamp: string;
   /** `webhook-id` of the delivery: the same on every attempt (sent only with standardWebhooks). */
   deliveryId: string;
+  /** Where the target's URL points, checked (`destinationOf`); looked up when absent. */
+  destination?: Destination;
+}
+
+/**
+ * A webhook URL parsed and checked once: the request options and the `host` that deliveries are
+ * grouped by, or why nothing can be sent to it (a bad URL, not https, a forbidden IP literal).
+ */
+export interface Destination {
+  host: string;
+  request?: RequestOptions;
+  error?: string;
 }
 
 export interface AttemptOutcome {
@@ -54,14 +67,11 @@ const DRAIN_LIMIT = 64 * 1024;
  * const { ok, status, signature } = await done;
  */
 export function startAttempt(target: WebhookTarget, body: Buffer, options: AttemptOptions): Attempt {
-  const started = performance.now();
+  let started = performance.now();
   const signature = signBody(target.secret, body);
-  const own: Record<string, string> = {
-    "Content-Type": "application/json",
-    "Content-Length": String(body.length),
-    [SIGNATURE_HEADER]: signature,
-    ...(target.standardWebhooks ? standardWebhookHeaders(target, options.deliveryId, body, Date.parse(options.timestamp)) : {}),
-  };
+  const own: Record<string, string> = { "Content-Type": "application/json", "Content-Length": String(body.length) };
+  own[SIGNATURE_HEADER] = signature;
+  if (target.standardWebhooks) Object.assign(own, standardWebhookHeaders(target, options.deliveryId, body, Date.parse(options.timestamp)));
   let sentHeaders: Record<string, string> | undefined;
   let settle!: (outcome: Omit<AttemptOutcome, "signature" | "durationMs" | "sentHeaders">) => void;
   let settled = false;
@@ -69,23 +79,31 @@ export function startAttempt(target: WebhookTarget, body: Buffer, options: Attem
     settle = (outcome) => {
       if (settled) return;
       settled = true;
-      resolve({ ...outcome, signature, durationMs: performance.now() - started, ...(sentHeaders && { sentHeaders }) });
+      const full = outcome as AttemptOutcome;
+      full.signature = signature;
+      full.durationMs = performance.now() - started;
+      if (sentHeaders) full.sentHeaders = sentHeaders;
+      resolve(full);
     };
   });
   const fail = (error: string) => settle({ ok: false, status: null, error });
 
-  let url: URL;
-  try {
-    url = targetUrl(target.url, options.allowPrivateTargets);
-  } catch (err) {
-    fail(errorText(err));
+  const destination = options.destination ?? destinationOf(target.url, options.allowPrivateTargets);
+  if (destination.request === undefined) {
+    fail(destination.error ?? "invalid webhook URL");
     return { done, abort: () => {} };
   }
 
   let req: ReturnType<typeof request>;
   try {
+    // One object shape for every attempt: the client reads these fields on each request.
+    const to = destination.request;
     req = request({
-      ...urlToHttpOptions(url),
+      protocol: to.protocol,
+      hostname: to.hostname,
+      port: to.port,
+      path: to.path,
+      auth: to.auth,
       method: "POST",
       agent: options.agent,
       headers: buildHeaders(target.headers, own),
@@ -98,10 +116,17 @@ export function startAttempt(target: WebhookTarget, body: Buffer, options: Attem
   }
 
   // spec 6.6: the deadline covers the whole attempt; after the outcome it also bounds the drain.
-  const timer = setTimeout(() => {
-    fail(`timed out after ${options.timeoutMs} ms`);
-    req.destroy();
-  }, options.timeoutMs);
+  // The clock starts when the request gets its connection (new or reused), not while it waits in
+  // the pool for one: the dispatcher hands a host's next attempts over early so a freed connection
+  // goes straight on to the next delivery.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  req.once("socket", () => {
+    started = performance.now();
+    timer = setTimeout(() => {
+      fail(`timed out after ${options.timeoutMs} ms`);
+      req.destroy();
+    }, options.timeoutMs);
+  });
   req.once("close", () => clearTimeout(timer));
   req.on("error", (err) => fail(errorText(err)));
   req.once("response", (res) => {
@@ -128,7 +153,34 @@ export function startAttempt(target: WebhookTarget, body: Buffer, options: Attem
   };
 }
 
-/** Parses and pre-checks the URL; IP literals are checked here because Node never calls `lookup` for them. */
+/**
+ * The checked destination of a webhook URL. IP literals are checked here because Node never calls
+ * `lookup` for them; names are checked at connect time (pinned-agent.ts).
+ */
+export function destinationOf(url: string, allowPrivateTargets: boolean): Destination {
+  try {
+    const parsed = targetUrl(url, allowPrivateTargets);
+    const { protocol, hostname, port, path, auth } = urlToHttpOptions(parsed);
+    return { host: parsed.host.toLowerCase(), request: { protocol, hostname, port, path, auth } };
+  } catch (err) {
+    return { host: "", error: errorText(err) };
+  }
+}
+
+/**
+ * `destinationOf` remembered per URL: a dispatcher sends to few URLs many times, and the answer
+ * depends only on the URL and `allowPrivateTargets`.
+ */
+export function createDestinations(allowPrivateTargets: boolean, max = 1000): (url: string) => Destination {
+  const cache = new LRUCache<string, Destination>({ max });
+  return (url) => {
+    let found = cache.get(url);
+    if (found === undefined) cache.set(url, (found = destinationOf(url, allowPrivateTargets)));
+    return found;
+  };
+}
+
+/** Parses and pre-checks the URL (destinationOf). */
 function targetUrl(raw: string, allowPrivateTargets: boolean): URL {
   let url: URL;
   try {
@@ -143,6 +195,12 @@ function targetUrl(raw: string, allowPrivateTargets: boolean): URL {
 
 /** Custom headers first, then the service's own, which always win (spec 6.5). */
 function buildHeaders(custom: Record<string, string>, own: Record<string, string>): Record<string, string> {
+  let any = false;
+  for (const _ in custom) {
+    any = true;
+    break;
+  }
+  if (!any) return own;
   const headers: Record<string, string> = {};
   const taken = new Set(Object.keys(own).map((name) => name.toLowerCase()));
   for (const [name, value] of Object.entries(custom)) {

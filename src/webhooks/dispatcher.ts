@@ -28,6 +28,7 @@ import { createPinnedAgent } from "./pinned-agent.js";
 import { DEFAULTS, resolveOptions } from "./options.js";
 import { coalesceKey, debounceWindow, wantsEvent } from "./matching.js";
 import { createDeliveryQueue } from "./queue.js";
+import type { Job } from "./job.js";
 import type { DeliveryResult, Dispatcher, DispatcherOptions, WebhookTarget } from "./types.js";
 import { memoryWindowStore } from "./window-store.js";
 
@@ -42,6 +43,16 @@ interface Pending {
 }
 
 const unpack = ({ target, name, data }: Pending) => ({ workspaceId: target.workspaceId, event: name, data: JSON.parse(data) }) as ServiceEvent;
+
+/**
+ * The body builder of one event, shared by every webhook it goes to: the event's data is
+ * serialized once (or not at all when the JSON is at hand, as a debounce window holds it) and each
+ * attempt splices its own send time around it (deliveryBodyText).
+ */
+function payloadOf(event: ServiceEvent, dataJson?: string): Job["payload"] {
+  let data = dataJson;
+  return (target, timestamp) => toDeliveryBody(target.format, event, timestamp, target.format === "service" ? (data ??= JSON.stringify(event.data)) : undefined);
+}
 
 /**
  * Creates an in-memory dispatcher. Debouncing is trailing: a window closes a fixed time after the
@@ -73,14 +84,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     current: source.current && ((workspaceId, webhookId) => source.current!(workspaceId, webhookId)),
     ...(opts.onAttempt && { onAttempt: opts.onAttempt }),
   });
-  const payloadOf = (event: ServiceEvent) => (target: WebhookTarget, timestamp: string) => toDeliveryBody(target.format, event, timestamp);
   // spec 6.7.1: content.updated is coalesced per entry BEFORE the webhooks are looked up. Every
   // webhook of the workspace sees the same update stream, so this equals coalescing per
   // (webhook, entry), with one window and one lookup per burst instead of one per webhook.
   const store = opts.windows === "memory" ? memoryWindowStore : opts.windows;
   const coalesce = createDebounceWindows(store<ServiceEvent>({ stage: "coalesce", clock, logger }), clock, (event) => fanOut(event, false), logger);
   // spec 6.7.2: the optional per-webhook window, after coalescing (so updated waits ~debounce_ms + 0.5 s).
-  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, (pending) => send(pending.target, unpack(pending)), logger);
+  const debounce = createDebounceWindows(store<Pending>({ stage: "debounce", clock, logger }), clock, (pending) => sendPending(pending), logger);
   const lookups = new Set<Promise<void>>();
   let dropped = 0;
   let closing: Promise<void> | undefined;
@@ -141,29 +151,35 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       let json: string | undefined;
       const packed = () => (json ??= flatCopy(JSON.stringify(event.data)));
-      for (const target of targets) if (wantsEvent(target, event)) route(target, event, immediate, packed);
+      let payload: Job["payload"] | undefined;
+      const shared = () => (payload ??= payloadOf(event, json));
+      for (const target of targets) if (wantsEvent(target, event)) route(target, event, immediate, packed, shared);
     } catch (err) {
       dropped++;
       logger.error("webhook event not delivered", { workspace: event.workspaceId, event: event.event, error: err instanceof Error ? err.message : String(err) });
     }
   };
 
-  const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean, packed: () => string): void => {
+  const route = (target: WebhookTarget, event: ServiceEvent, immediate: boolean, packed: () => string, payload: () => Job["payload"]): void => {
     const window = immediate ? undefined : debounceWindow(target, event);
-    if (!window) return send(target, event);
+    if (!window) return send(target, event, payload());
     if (!debounce.has(window.key) && pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
     debounce.touch(window.key, { target, name: event.event, data: packed() }, window.delayMs);
   };
 
-  const send = (target: WebhookTarget, event: ServiceEvent): void => {
+  const send = (target: WebhookTarget, event: ServiceEvent, payload: Job["payload"]): void => {
     if (pending() >= opts.maxPending) return dropFull({ webhook: target.id, event: event.event });
-    queue.push({ target, event, payload: payloadOf(event), retries: true, reread: true });
+    queue.push({ target, event, payload, retries: true, reread: true });
+  };
+  const sendPending = (pending: Pending): void => {
+    const event = unpack(pending);
+    send(pending.target, event, payloadOf(event, pending.data));
   };
 
   const flush = async (): Promise<void> => {
     for (const event of await coalesce.drain()) fanOut(event, true);
     const sendAll = (list: Pending[]) => {
-      for (const pending of list) send(pending.target, unpack(pending));
+      for (const pending of list) sendPending(pending);
     };
     sendAll(await debounce.drain());
     // Lookups already under way may still open windows: wait for them, then send those too.

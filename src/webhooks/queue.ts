@@ -8,7 +8,7 @@ import type { Agent } from "node:https";
 import { performance } from "node:perf_hooks";
 import { schedule } from "./debounce.js";
 import { isSkipped, startCurrentAttempt } from "./current.js";
-import { startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
+import { createDestinations, startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
 import { finish, logFields, toAttemptRecord } from "./report.js";
 import type { Job } from "./job.js";
 import type { AttemptRecord, DispatcherClock, DispatcherLogger, WebhookSource, WebhookTarget } from "./types.js";
@@ -46,6 +46,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   const lanes = new Map<string, HostLane>();
   // Hosts with queued jobs and a free slot, in service order (Set keeps insertion order).
   const runnable = new Set<string>();
+  // Hosts with all their connections in use and queued jobs: their next attempts wait in the pool.
+  const topUp = new Set<string>();
   const running = new Set<Attempt>();
   const backoff = new Map<unknown, Job>();
   const idleWaiters: (() => void)[] = [];
@@ -53,6 +55,14 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   let retrying = true;
   // Log writes under way: close() waits for them, so the store is not closed under them.
   const recording = new Set<Promise<void>>();
+  const destinations = createDestinations(options.allowPrivateTargets);
+  // Attempts handed to the connection pool per host: its `maxPerHost` connections, and as many
+  // waiting for one. Without the waiting ones, each freed connection idles until the next attempt is
+  // built (it goes back to the pool and out again), which costs the sender a third more CPU per
+  // delivery. Only the first `maxPerHost` of a host count against `maxConcurrency` (`wire`), so the
+  // waiting ones never take a slot from another host.
+  const perHost = options.maxPerHost * 2;
+  let wire = 0;
 
   const laneFor = (host: string): HostLane => {
     let lane = lanes.get(host);
@@ -62,31 +72,44 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
 
   const enqueue = (job: Job): void => {
     // Again on every retry: the webhook's URL may have changed since the last attempt.
-    job.host = hostOf(job.target.url);
+    job.host = destinations(job.target.url).host;
     const lane = laneFor(job.host!);
     lane.jobs.push(job);
     counts.queued++;
-    if (lane.active < options.maxPerHost) runnable.add(job.host!);
+    if (!runnable.has(job.host!) && !topUp.has(job.host!)) place(job.host!, lane);
     pump();
   };
 
-  const pump = (): void => {
-    while (running.size < options.maxConcurrency && runnable.size > 0) {
-      const host: string = runnable.values().next().value!;
-      runnable.delete(host);
-      const lane = lanes.get(host)!;
-      const job = lane.jobs[lane.head];
-      lane.jobs[lane.head++] = undefined as never;
-      if (lane.head > 1024 && lane.head * 2 > lane.jobs.length) {
-        lane.jobs = lane.jobs.slice(lane.head);
-        lane.head = 0;
-      }
-      counts.queued--;
-      lane.active++;
-      // Re-added at the end: round-robin across hosts.
-      if (lane.head < lane.jobs.length && lane.active < options.maxPerHost) runnable.add(host);
-      run(job, lane);
+  /** Puts a host with queued jobs where it is served next: needing a slot, topping up, or neither (full). */
+  const place = (host: string, lane: HostLane): void => {
+    runnable.delete(host);
+    topUp.delete(host);
+    if (lane.head >= lane.jobs.length) return;
+    if (lane.active < options.maxPerHost) runnable.add(host);
+    else if (lane.active < perHost) topUp.add(host);
+  };
+
+  const take = (host: string): void => {
+    const lane = lanes.get(host)!;
+    const job = lane.jobs[lane.head];
+    lane.jobs[lane.head++] = undefined as never;
+    if (lane.head > 1024 && lane.head * 2 > lane.jobs.length) {
+      lane.jobs = lane.jobs.slice(lane.head);
+      lane.head = 0;
     }
+    counts.queued--;
+    if (lane.active < options.maxPerHost) wire++;
+    lane.active++;
+    // Re-added at the end: round-robin across hosts.
+    place(host, lane);
+    run(job, lane);
+  };
+
+  const pump = (): void => {
+    while (wire < options.maxConcurrency && runnable.size > 0) take(runnable.values().next().value!);
+    // A Set visits what is added while it is iterated: a host topped up comes round again until
+    // its lane is full or empty.
+    for (const host of topUp) take(host);
     if (running.size === 0 && counts.queued === 0) for (const wake of idleWaiters.splice(0)) wake();
   };
 
@@ -107,6 +130,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
         allowPrivateTargets: options.allowPrivateTargets,
         timestamp,
         deliveryId: job.deliveryId!,
+        destination: destinations(target.url),
       });
     };
     const current = options.current;
@@ -115,7 +139,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     void attempt.done.then((outcome) => {
       running.delete(attempt);
       lane.active--;
-      if (lane.head < lane.jobs.length) runnable.add(host);
+      if (lane.active < options.maxPerHost) wire--;
+      if (lane.head < lane.jobs.length) place(host, lane);
       else if (lane.active === 0) lanes.delete(host);
       settle(job, outcome);
       pump();
@@ -222,17 +247,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       }
       counts.queued = 0;
       runnable.clear();
+      topUp.clear();
       for (const [host, lane] of lanes) if (lane.active === 0) lanes.delete(host);
       for (const attempt of running) attempt.abort(reason);
       pump();
     },
   };
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return "";
-  }
 }

@@ -3,7 +3,7 @@
  * `contentsvc/signature`; both produce the same `sha256=<lowercase hex>` value.
  */
 import { createHmac } from "node:crypto";
-import { buildDeliveryBody, type ServiceEvent, type WebhookFormat } from "../core/events.js";
+import { deliveryBodyText, type ServiceEvent, type WebhookFormat } from "../core/events.js";
 import { standardWebhookKey, STANDARD_WEBHOOK_HEADERS } from "../core/signature.js";
 import type { WebhookTarget } from "../core/webhook-target.js";
 
@@ -23,14 +23,15 @@ export function signBody(secret: string, body: Buffer | Uint8Array | string): st
 
 /**
  * The body bytes of one attempt: serialized once, then signed and written as the same Buffer.
- * `timestamp` is the send time of this attempt (spec 6.1).
+ * `timestamp` is the send time of this attempt (spec 6.1); `dataJson` is the event's data as JSON
+ * when the caller already has it (deliveryBodyText).
  *
  * @example
  * const body = toDeliveryBody("service", event, new Date().toISOString());
  * const signature = signBody(secret, body);
  */
-export function toDeliveryBody(format: WebhookFormat, event: ServiceEvent, timestamp: string): Buffer {
-  return Buffer.from(JSON.stringify(buildDeliveryBody(format, event, timestamp)), "utf8");
+export function toDeliveryBody(format: WebhookFormat, event: ServiceEvent, timestamp: string, dataJson?: string): Buffer {
+  return Buffer.from(deliveryBodyText(format, event, timestamp, dataJson), "utf8");
 }
 
 /**

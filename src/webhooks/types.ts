@@ -59,9 +59,16 @@ export interface DispatcherOptions {
   retryDelaysMs?: number[];
   /** content.updated coalescing window (spec 6.7.1). Default `500`. */
   coalesceMs?: number;
-  /** Attempts in flight at once, all hosts together. Default `64`. */
+  /**
+   * Connections in use at once (attempts on the wire), all hosts together; the attempts waiting in
+   * a host's pool (`maxPerHost`) do not count, so they never hold up another host. Default `64`.
+   */
   maxConcurrency?: number;
-  /** Attempts in flight at once to one host (`hostname:port`). Default `8`. */
+  /**
+   * Connections to one host (`hostname:port`), so attempts on the wire to it at once. As many
+   * again may wait in the connection pool (their deadline not yet running), so a connection that
+   * frees goes straight on to the next delivery. Default `8`.
+   */
   maxPerHost?: number;
   /**
    * Bound on `stats().pending` for emitted events (deliverNow is not capped). Over it the new

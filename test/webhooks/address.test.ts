@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type LookupAll } from "../../src/webhooks/index.js";
+import { createDestinations } from "../../src/webhooks/deliver.js";
 import { CA, contentEvent, sourceOf, target, dispatcherRig } from "./helpers.js";
 
 const { receiver, dispatcher } = dispatcherRig({ source: sourceOf(), retryDelaysMs: [20, 20] });
@@ -94,5 +95,33 @@ describe("connect-time address check (DESIGN 5)", () => {
       "only https:// webhook URLs are delivered",
     );
     expect((await d.deliverNow(target("not a url"), contentEvent("content.created"))).error).toBe("invalid webhook URL");
+  });
+});
+
+describe("destinations: each webhook URL parsed and checked once per dispatcher", () => {
+  it("answers the request options and host, the same object on the next attempt", () => {
+    const destinations = createDestinations(false);
+    const first = destinations("https://Hooks.Example:8443/in/x?a=1");
+    expect(first).toEqual({ host: "hooks.example:8443", request: { protocol: "https:", hostname: "hooks.example", port: 8443, path: "/in/x?a=1", auth: undefined } });
+    expect(destinations("https://Hooks.Example:8443/in/x?a=1")).toBe(first);
+    expect(createDestinations(true)("https://user:pw@[::1]/x").request).toMatchObject({ hostname: "::1", auth: "user:pw" });
+  });
+
+  it("remembers why nothing can be sent, per setting of allowPrivateTargets", () => {
+    expect(createDestinations(false)("https://127.0.0.1/x")).toEqual({ host: "", error: expect.stringMatching(/^address 127\.0\.0\.1 is not allowed/) });
+    expect(createDestinations(true)("https://127.0.0.1/x").request).toMatchObject({ hostname: "127.0.0.1" });
+    // Link-local (cloud metadata) stays refused even with private targets allowed.
+    expect(createDestinations(true)("https://169.254.169.254/x").error).toMatch(/^address 169\.254\.169\.254 is not allowed/);
+    expect(createDestinations(true)("http://127.0.0.1/x").error).toBe("only https:// webhook URLs are delivered");
+    expect(createDestinations(true)("not a url").error).toBe("invalid webhook URL");
+  });
+
+  it("holds at most `max` URLs", () => {
+    const destinations = createDestinations(true, 2);
+    const a = destinations("https://a.example/");
+    destinations("https://b.example/");
+    destinations("https://c.example/");
+    expect(destinations("https://a.example/")).not.toBe(a);
+    expect(destinations("https://a.example/")).toEqual(a);
   });
 });

@@ -201,4 +201,42 @@ describe("delivery behaviour (spec 6.6)", () => {
     expect((await slowDone).every((x) => x.ok)).toBe(true);
     expect(peak).toBe(2);
   });
+
+  it("hands a host as many attempts again to wait in its connection pool, never more on the wire than maxPerHost", async () => {
+    let active = 0;
+    let peak = 0;
+    const slow = await receiver((_req, res) => {
+      peak = Math.max(peak, ++active);
+      setTimeout(() => (active--, res.end()), 200);
+    });
+    const d = dispatcher({ source: sourceOf(), maxPerHost: 2 });
+    const all = Promise.all(Array.from({ length: 8 }, () => d.deliverNow(target(slow.url()), contentEvent("content.created"))));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(d.stats().inFlight).toBe(4);
+    expect((await all).every((x) => x.ok)).toBe(true);
+    expect(peak).toBe(2);
+  });
+
+  it("the deadline of an attempt waiting in the pool starts when it gets its connection", async () => {
+    const slow = await receiver((_req, res) => setTimeout(() => res.end(), 300));
+    const d = dispatcher({ source: sourceOf(), maxPerHost: 1, timeoutMs: 500 });
+    // The second waits ~300 ms for the one connection, then needs ~300 ms more: 600 ms after it was handed over.
+    const results = await Promise.all(Array.from({ length: 2 }, () => d.deliverNow(target(slow.url()), contentEvent("content.created"))));
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    expect(results[1].durationMs).toBeGreaterThanOrEqual(550);
+  });
+
+  it("maxConcurrency bounds the connections in use across hosts; waiting attempts do not count", async () => {
+    let active = 0;
+    let peak = 0;
+    const handler = (_req: unknown, res: { end(): void }) => {
+      peak = Math.max(peak, ++active);
+      setTimeout(() => (active--, res.end()), 150);
+    };
+    const hosts = await Promise.all([receiver(handler), receiver(handler), receiver(handler)]);
+    const d = dispatcher({ source: sourceOf(), maxPerHost: 2, maxConcurrency: 3 });
+    const all = Promise.all(hosts.flatMap((h) => Array.from({ length: 4 }, () => d.deliverNow(target(h.url()), contentEvent("content.created")))));
+    expect((await all).every((x) => x.ok)).toBe(true);
+    expect(peak).toBe(3);
+  });
 });
