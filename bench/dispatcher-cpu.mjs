@@ -11,15 +11,14 @@
  *
  * A dist dir is a copy of dist/ inside the repository (e.g. .tmp/dist-before) or dist itself.
  */
-import { createHmac, randomUUID } from "node:crypto";
-import { Agent, request } from "node:https";
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { contentCreated, cpuSince, deliveryTargets, sendRaw } from "./lib/deliveries.mjs";
 import { LOAD_CORE, SERVER_CORE, canPin, startChild } from "./lib/procs.mjs";
-import { entryData } from "./lib/shapes.mjs";
 import { median } from "./lib/util.mjs";
-import { execFileSync } from "node:child_process";
 
 const { values, positionals } = parseArgs({ options: { rounds: { type: "string", default: "7" } }, allowPositionals: true });
 const dists = positionals.length ? positionals : ["dist"];
@@ -35,53 +34,24 @@ const WORKSPACE = randomUUID();
 const WEBHOOKS = 50;
 const EVENTS = 200;
 
-const event = (i) => {
-  const at = new Date().toISOString();
-  return { workspaceId: WORKSPACE, event: "content.created", data: { collection: "posts", entry: { id: randomUUID(), ...entryData(i), _status: "draft", _published_at: null, _created_by: WORKSPACE, _created_at: at, _updated_at: at, sent_at: Date.now() } } };
-};
-const targets = Array.from({ length: WEBHOOKS }, (_, i) => ({ id: randomUUID(), workspaceId: WORKSPACE, url, events: ["content.created"], active: true, format: "service", headers: {}, secret: `whsec_bench_${i}`, debounceMs: 0, debounceScope: "entry" }));
+const targets = deliveryTargets(WORKSPACE, WEBHOOKS, url);
 const logger = { info() {}, debug() {}, warn: console.warn, error: console.error };
-const cpuUs = (start) => {
-  const d = process.cpuUsage(start);
-  return d.user + d.system;
-};
 
 async function dispatcher({ createDispatcher }, events) {
   const d = createDispatcher({ source: { targetsFor: async () => targets }, allowPrivateTargets: true, ca, logger });
   const start = process.cpuUsage();
-  for (let i = 0; i < events; i++) d.emit(event(i));
+  for (let i = 0; i < events; i++) d.emit(contentCreated(WORKSPACE, i));
   for (;;) {
     const s = d.stats();
     if (s.delivered + s.failed + s.dropped >= events * WEBHOOKS) break;
     await new Promise((r) => setTimeout(r, 2));
   }
-  const used = cpuUs(start);
+  const used = cpuSince(start);
   await d.close({ graceMs: 100 });
   return used / (events * WEBHOOKS);
 }
 
-async function raw(count) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 8, ca });
-  const u = new URL(url);
-  const start = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: count }, (_, i) => {
-      const body = Buffer.from(JSON.stringify({ event: "content.created", data: event(i).data, timestamp: new Date().toISOString() }));
-      const signature = `sha256=${createHmac("sha256", "whsec_reference").update(body).digest("hex")}`;
-      return new Promise((done) => {
-        const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length, "x-service-signature": signature } }, (res) => {
-          res.resume();
-          res.on("end", done);
-        });
-        req.on("error", done);
-        req.end(body);
-      });
-    }),
-  );
-  const used = cpuUs(start);
-  agent.destroy();
-  return used / count;
-}
+const raw = async (count) => (await sendRaw({ workspaceId: WORKSPACE, url, ca, count })).cpuPerDeliveryUs;
 
 try {
   for (const b of builds) await dispatcher(b, 20); // warm-up

@@ -3,36 +3,15 @@
  * `contentsvc/webhooks`, with a WebhookSource returning N targets, delivering to the HTTPS
  * receiver child. Commands: throughput, latency, memory (run memory with --expose-gc).
  */
-import { createHmac, randomUUID } from "node:crypto";
-import { Agent, request } from "node:https";
+import { randomUUID } from "node:crypto";
+import { contentCreated, cpuSince, deliveryTargets, sendRaw } from "./deliveries.mjs";
 import { importPackage } from "./pkg.mjs";
-import { entryData } from "./shapes.mjs";
 import { sleep } from "./util.mjs";
 
 const { createDispatcher } = await importPackage("/webhooks");
 const WORKSPACE = randomUUID();
-const wallNow = () => performance.timeOrigin + performance.now();
-
-function targets(n, url, debounceMs = 0) {
-  return Array.from({ length: n }, (_, i) => ({
-    id: randomUUID(),
-    workspaceId: WORKSPACE,
-    url,
-    events: ["content.created"],
-    active: true,
-    format: "service",
-    headers: {},
-    secret: `whsec_bench_${i}_${randomUUID()}`,
-    debounceMs,
-    debounceScope: "entry",
-  }));
-}
-
-function event(i) {
-  const at = new Date().toISOString();
-  const entry = { id: randomUUID(), ...entryData(i), _status: "draft", _published_at: null, _created_by: WORKSPACE, _created_at: at, _updated_at: at, sent_at: wallNow() };
-  return { workspaceId: WORKSPACE, event: "content.created", data: { collection: "posts", entry } };
-}
+const targets = (n, url, debounceMs) => deliveryTargets(WORKSPACE, n, url, debounceMs);
+const event = (i) => contentCreated(WORKSPACE, i);
 
 function dispatcherFor(list, ca) {
   const errors = [];
@@ -49,12 +28,6 @@ async function settle(dispatcher, expected, timeoutMs) {
     await sleep(2);
   }
 }
-
-/** User + system CPU µs of this process since `start` (process.cpuUsage()). */
-const cpuSince = (start) => {
-  const d = process.cpuUsage(start);
-  return d.user + d.system;
-};
 
 /** Memory after a full GC and a short settle (so freed pages are given back before `rss` is read). */
 const mb = async () => {
@@ -88,33 +61,7 @@ export async function start() {
        * dispatcher's default of 8 sockets per host), no matching, queue or retries.
        */
       async rawThroughput({ url, ca, count = 10_000, sockets = 8 }) {
-        const agent = new Agent({ keepAlive: true, maxSockets: sockets, ca });
-        const u = new URL(url);
-        const secret = "whsec_reference";
-        const cpu0 = process.cpuUsage();
-        const t0 = performance.now();
-        let ok = 0;
-        await Promise.all(
-          Array.from({ length: count }, (_, i) => {
-            const body = Buffer.from(JSON.stringify({ event: "content.created", timestamp: new Date().toISOString(), data: event(i).data }));
-            const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
-            return new Promise((resolve) => {
-              const req = request(
-                { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length, "x-service-signature": signature } },
-                (res) => {
-                  res.resume();
-                  res.on("end", () => ((ok += res.statusCode < 300 ? 1 : 0), resolve()));
-                },
-              );
-              req.on("error", resolve);
-              req.end(body);
-            });
-          }),
-        );
-        const elapsedMs = performance.now() - t0;
-        const cpuUs = cpuSince(cpu0);
-        agent.destroy();
-        return { count, ok, elapsedMs, perSecond: (ok / elapsedMs) * 1000, cpuPerDeliveryUs: cpuUs / Math.max(1, ok) };
+        return sendRaw({ workspaceId: WORKSPACE, url, ca, count, sockets });
       },
       /** Spaced events to `webhooks` targets: latency write→receipt is measured by the receiver. */
       async latency({ url, ca, webhooks = 1, events = 300, intervalMs = 5, timeoutMs = 30_000 }) {

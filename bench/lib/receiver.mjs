@@ -35,13 +35,10 @@ export async function start() {
     });
   });
   server.keepAliveTimeout = 30_000;
-  let connections = 0;
-  server.on("secureConnection", () => connections++);
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const snapshot = () => ({
     count,
     signed: signatures,
-    connections,
     spanMs: lastAt - firstAt,
     latency: latencies.length ? { n: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) } : null,
   });
@@ -49,7 +46,7 @@ export async function start() {
     info: { port: server.address().port, ca: readFileSync(new URL("ca.pem", TLS), "utf8") },
     commands: {
       reset() {
-        count = signatures = firstAt = lastAt = connections = 0;
+        count = signatures = firstAt = lastAt = 0;
         latencies = [];
         return true;
       },
