@@ -8,6 +8,9 @@
 import { LRUCache } from "lru-cache";
 import type { ServiceContext } from "./context.js";
 import type { StoredCollection } from "../storage/collections.js";
+import type { TotalsMemo } from "../storage/entries.js";
+
+export type { TotalsMemo };
 import { repo } from "../storage/context.js";
 import { getCollection } from "./collections.js";
 
@@ -19,7 +22,12 @@ export interface CachedResponse {
   body: string;
 }
 
-/** Bounded by entries and by bytes (body length); least recently used out first. */
+/**
+ * Bounded by entries and by bytes (body length); least recently used out first. A response is
+ * kept from the second time its query misses: a query asked once (a crawler's deep page, a
+ * one-off filter) is answered without pushing out responses that are read again, and without the
+ * memory churn of storing what nobody reads twice.
+ */
 export interface DeliveryCacheOptions {
   /** Default 2,000 responses. */
   maxEntries?: number;
@@ -34,6 +42,11 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
   // Collection definitions bump the content version too, so a definition is reused on a cache
   // miss (another query string) while the version it was read at is current.
   const definitions = new LRUCache<string, { collection: StoredCollection; version: number }>({ max: options.maxEntries ?? 2000 });
+  // List totals change only with entries, which bump the content version: a total is reused by
+  // every page and spelling of the same filters while the version it was counted at is current.
+  const totals = new LRUCache<string, { total: number; version: number }>({ max: options.maxEntries ?? 2000 });
+  // Queries that missed once, not yet kept: keys only, far smaller than bodies.
+  const seen = new LRUCache<string, true>({ max: 4 * (options.maxEntries ?? 2000) });
   const entries = new LRUCache<string, Entry>({
     max: options.maxEntries ?? 2000,
     maxSize: maxBytes,
@@ -59,6 +72,19 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
       return collection;
     },
 
+    /** List totals of the workspace as of `version` (read before them). */
+    totals(version: number): TotalsMemo {
+      return {
+        get(key) {
+          const hit = totals.get(key);
+          return hit?.version === version ? hit.total : undefined;
+        },
+        set(key, total) {
+          totals.set(key, { total, version });
+        },
+      };
+    },
+
     get(key: string, version: number): CachedResponse | undefined {
       const hit = entries.get(key); // refreshes recency
       if (hit && hit.version !== version) {
@@ -68,7 +94,12 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
       return hit;
     },
 
+    /** Keeps a response built at `version`, if its query missed before (see above). */
     set(key: string, version: number, value: CachedResponse): void {
+      if (!seen.has(key)) {
+        seen.set(key, true);
+        return;
+      }
       entries.set(key, { ...value, version });
     },
 

@@ -14,20 +14,26 @@ import type { StoredCollection } from "../storage/collections.js";
 import { repo } from "../storage/context.js";
 import { toEntry } from "../storage/entries.js";
 import { createEntryDeliveryRepo, type RawEntryRow } from "../storage/entry-deliveries.js";
+import type { TotalsMemo } from "../storage/entries.js";
 import { parseObjectColumn } from "../storage/json-column.js";
 import type { ServiceContext } from "./context.js";
 
 /**
  * The JSON text of a delivery list page (`{data, meta: {total, limit, offset, next}}`), or
  * undefined when the query or the collection needs the general path (services/entries.ts
- * listEntries). Invalid queries fail exactly as there.
+ * listEntries). Invalid queries fail exactly as there. `totals` holds totals known to be current.
  */
-export async function deliveryListJson(ctx: ServiceContext, collection: StoredCollection, params: URLSearchParams): Promise<string | undefined> {
+export async function deliveryListJson(
+  ctx: ServiceContext,
+  collection: StoredCollection,
+  params: URLSearchParams,
+  totals?: TotalsMemo,
+): Promise<string | undefined> {
   const query = parseEntryListQuery(collection, params);
   if (query.fields || query.expand.length > 0 || collection.fields.some((f) => f.type === "relations")) return undefined;
   const deliveries = repo(ctx, createEntryDeliveryRepo);
   const shape = shapeOf(collection);
-  const { rows, more, total } = await deliveries.page(collection.id, query, shape);
+  const { rows, more, total } = await deliveries.page(collection.id, query, shape, totals);
   const bodies: (string | null)[] = rows.map((r) => r.body);
   const missing = rows.filter((r) => r.body === null).map((r) => r.id);
   if (missing.length > 0) {

@@ -82,7 +82,7 @@ export function createEntryRepo(ctx: StorageContext) {
             ]),
         countOf(db, collectionId, query, publishedOnly, q),
       ]);
-      return { rows: rows.slice(0, query.limit).map(fromRaw), more: rows.length > query.limit, total: Number(count?.n ?? 0) };
+      return { rows: rows.slice(0, query.limit).map(fromRaw), more: rows.length > query.limit, total: count };
     },
 
     /** Entries of a collection by id (published ones only with `publishedOnly`), in no order. */
@@ -223,10 +223,32 @@ export function createEntryRepo(ctx: StorageContext) {
 
 
 /** The total of a list query: entry_counts when unfiltered (migration 003), else a count. */
-export function countOf(db: Sql, collectionId: string, query: EntryListQuery, publishedOnly: boolean, q: { where: string; params: SqlValue[] }) {
-  if (query.filters.length > 0) return db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM entries ${q.where}`, q.params);
+/** Totals already read, by the count's SQL and parameters, for reads that know they are current. */
+export interface TotalsMemo {
+  get(key: string): number | undefined;
+  set(key: string, total: number): void;
+}
+
+/** The total of a list query: from `memo` when it holds it, else counted (and remembered there). */
+export async function countOf(
+  db: Sql,
+  collectionId: string,
+  query: EntryListQuery,
+  publishedOnly: boolean,
+  q: { where: string; params: SqlValue[] },
+  memo?: TotalsMemo,
+): Promise<number> {
   const status = publishedOnly ? "published" : query.status;
-  return status
-    ? db.get<{ n: number }>("SELECT n FROM entry_counts WHERE collection_id = ? AND status = ?", [collectionId, status])
-    : db.get<{ n: number }>("SELECT COALESCE(SUM(n), 0) AS n FROM entry_counts WHERE collection_id = ?", [collectionId]);
+  const [sql, params] =
+    query.filters.length > 0
+      ? [`SELECT COUNT(*) AS n FROM entries ${q.where}`, q.params]
+      : status
+        ? ["SELECT n FROM entry_counts WHERE collection_id = ? AND status = ?", [collectionId, status]]
+        : ["SELECT COALESCE(SUM(n), 0) AS n FROM entry_counts WHERE collection_id = ?", [collectionId]];
+  const key = memo && `${sql}\u0000${JSON.stringify(params)}`;
+  const known = key === undefined ? undefined : memo!.get(key);
+  if (known !== undefined) return known;
+  const total = Number((await db.get<{ n: number }>(sql, params))?.n ?? 0);
+  if (key !== undefined) memo!.set(key, total);
+  return total;
 }

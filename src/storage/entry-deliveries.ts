@@ -9,7 +9,7 @@ import type { EntryListQuery } from "../core/entry-query.js";
 import type { StorageContext } from "./context.js";
 import type { Sql } from "./sql.js";
 import { buildListQuery } from "./entry-query.js";
-import { countOf } from "./entries.js";
+import { countOf, type TotalsMemo } from "./entries.js";
 
 /** An entry row exactly as stored (`data` unparsed: storing a body compares it). */
 export interface RawEntryRow {
@@ -28,9 +28,9 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
   return {
     /**
      * One page of published entries in the query's order: ids, stored bodies of `shape` (null
-     * where none is stored for it), whether rows follow, and the total.
+     * where none is stored for it), whether rows follow, and the total (from `totals` when known).
      */
-    async page(collectionId: string, query: EntryListQuery, shape: string, db: Sql = ctx.sql) {
+    async page(collectionId: string, query: EntryListQuery, shape: string, totals?: TotalsMemo, db: Sql = ctx.sql) {
       const q = buildListQuery(db.dialect, collectionId, query, true);
       const [rows, count] = await Promise.all([
         query.limit === 0
@@ -40,9 +40,9 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
               `SELECT id, body FROM entries LEFT JOIN entry_deliveries ON entry_id = entries.id AND shape = ? ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
               [shape, ...q.params, ...q.keysetParams, ...q.orderParams, query.limit + 1, query.offset],
             ),
-        countOf(db, collectionId, query, true, q),
+        countOf(db, collectionId, query, true, q, totals),
       ]);
-      return { rows: rows.slice(0, query.limit), more: rows.length > query.limit, total: Number(count?.n ?? 0) };
+      return { rows: rows.slice(0, query.limit), more: rows.length > query.limit, total: count };
     },
 
     /** Published entries by id, as stored, in no order. */

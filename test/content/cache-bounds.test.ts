@@ -1,7 +1,7 @@
 /**
- * The delivery cache's bounds: at most `maxEntries` responses and `maxBytes` of bodies, least
- * recently used out first; a body over an eighth of `maxBytes` is never kept; an entry built at
- * another content version is dropped when read.
+ * The delivery cache's bounds: a response is kept from its query's second miss; at most
+ * `maxEntries` responses and `maxBytes` of bodies, least recently used out first; a body over an
+ * eighth of `maxBytes` is never kept; an entry built at another content version is dropped when read.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../helpers/server.js";
@@ -15,7 +15,13 @@ describe("delivery cache bounds", () => {
   let svc: Service;
   const collection = { name: "posts" } as StoredCollection;
   const response = (body: string) => ({ collection, body });
-  const cached = (cache: ReturnType<typeof createDeliveryCache>, keys: string[]) => keys.filter((k) => cache.get(k, 1) !== undefined);
+  type Cache = ReturnType<typeof createDeliveryCache>;
+  const cached = (cache: Cache, keys: string[]) => keys.filter((k) => cache.get(k, 1) !== undefined);
+  /** What a query that missed twice leaves: the second miss's response is kept. */
+  const store = (cache: Cache, key: string, version: number, body: string) => {
+    cache.set(key, version, response(body));
+    cache.set(key, version, response(body));
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase("sqlite");
@@ -26,42 +32,54 @@ describe("delivery cache bounds", () => {
     await db?.cleanup();
   });
 
+  it("keeps a response from the second time its query misses, not the first", () => {
+    const cache = createDeliveryCache(svc.context);
+    cache.set("once", 1, response("[1]"));
+    expect(cache.get("once", 1)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    cache.set("once", 1, response("[2]"));
+    expect(cache.get("once", 1)?.body).toBe("[2]");
+    // A query seen before is kept at once after a write moved the version on.
+    cache.set("once", 2, response("[3]"));
+    expect(cache.get("once", 2)?.body).toBe("[3]");
+  });
+
   it("keeps at most maxEntries responses, the least recently used out first", () => {
     const cache = createDeliveryCache(svc.context, { maxEntries: 3 });
-    for (const k of ["a", "b", "c"]) cache.set(k, 1, response(`[${k}]`));
+    for (const k of ["a", "b", "c"]) store(cache, k, 1, `[${k}]`);
     expect(cache.get("a", 1)?.body).toBe("[a]"); // a is now the most recently used
-    cache.set("d", 1, response("[d]"));
+    store(cache, "d", 1, "[d]");
     expect(cache.size).toBe(3);
     expect(cached(cache, ["a", "b", "c", "d"])).toEqual(["a", "c", "d"]);
   });
 
   it("keeps at most maxBytes of bodies, evicting the oldest until the new one fits", () => {
     const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
-    for (const k of ["a", "b", "c", "d"]) cache.set(k, 1, response(k.repeat(10)));
+    for (const k of ["a", "b", "c", "d"]) store(cache, k, 1, k.repeat(10));
     expect(cached(cache, ["a", "b", "c", "d"])).toEqual(["a", "b", "c", "d"]);
-    for (const k of ["e", "f", "g", "h", "i"]) cache.set(k, 1, response(k.repeat(10)));
+    for (const k of ["e", "f", "g", "h", "i"]) store(cache, k, 1, k.repeat(10));
     expect(cache.size).toBe(8);
     expect(cached(cache, ["a", "b", "c", "d", "e", "f", "g", "h", "i"])).toEqual(["b", "c", "d", "e", "f", "g", "h", "i"]);
   });
 
   it("never keeps a body over an eighth of maxBytes", () => {
     const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
-    cache.set("fits", 1, response("x".repeat(10)));
-    cache.set("huge", 1, response("x".repeat(11)));
+    store(cache, "fits", 1, "x".repeat(10));
+    store(cache, "huge", 1, "x".repeat(11));
     expect(cached(cache, ["fits", "huge"])).toEqual(["fits"]);
   });
 
   it("replacing a key counts its body once", () => {
     const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
-    for (let i = 0; i < 20; i++) cache.set("same", 1, response("x".repeat(10)));
-    for (const k of ["a", "b", "c", "d", "e", "f", "g"]) cache.set(k, 1, response(k.repeat(10)));
+    for (let i = 0; i < 20; i++) store(cache, "same", 1, "x".repeat(10));
+    for (const k of ["a", "b", "c", "d", "e", "f", "g"]) store(cache, k, 1, k.repeat(10));
     expect(cache.size).toBe(8);
     expect(cache.get("same", 1)).toBeDefined();
   });
 
   it("drops an entry read at another content version", () => {
     const cache = createDeliveryCache(svc.context);
-    cache.set("k", 1, response("[]"));
+    store(cache, "k", 1, "[]");
     expect(cache.get("k", 2)).toBeUndefined();
     expect(cache.size).toBe(0);
     expect(cache.get("k", 1)).toBeUndefined();

@@ -60,6 +60,27 @@ describe.each(drivers)("delivery cache on %s", (driver) => {
     expect(await titles()).toEqual(["a", "b", "c"]);
   });
 
+  // A total is counted once per content version and reused by every page and spelling of the
+  // same filters; a page the response cache has never seen must still carry the new total.
+  it("reuses a list total only while nothing changed, whichever instance wrote", async () => {
+    const meta = async (path: string) => (await (await t.request(path)).json()).meta as { total: number; offset: number };
+    const start = (await meta("/api/v1/posts?limit=1")).total;
+    expect(await meta("/api/v1/posts?limit=1&offset=1")).toMatchObject({ total: start, offset: 1 });
+    await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { title: "t1", _status: "published" } });
+    expect((await meta("/api/v1/posts?limit=1&offset=2")).total).toBe(start + 1);
+    await createEntry(other.context, wsId, "posts", { title: "t2", _status: "published" }, wsId);
+    const seen = async () => (await meta(`/api/v1/posts?limit=1&offset=${3 + Math.floor(Math.random() * 1000)}`)).total;
+    if (driver === "postgresql") for (const end = Date.now() + 2000; Date.now() < end && (await seen()) !== start + 2; ) await new Promise((r) => setTimeout(r, 5));
+    expect(await seen()).toBe(start + 2);
+    // Filtered totals too, spelled another way (%5B…%5D) so the response cache misses.
+    const filtered = (await meta("/api/v1/posts?filter[title]=t1")).total;
+    expect(filtered).toBe(1);
+    await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { title: "t1", _status: "published" } });
+    expect((await meta("/api/v1/posts?filter%5Btitle%5D=t1")).total).toBe(2);
+    await createEntry(other.context, wsId, "posts", { title: "t1", _status: "draft" }, wsId);
+    expect((await meta("/api/v1/posts?filter%5Btitle%5D=t1&limit=5")).total).toBe(2);
+  });
+
   it("applies a change of access at once: public → private refuses the next anonymous read", async () => {
     expect((await t.request("/api/v1/posts")).status).toBe(200);
     const put = await t.request("/api/dashboard/collections/posts", { method: "PUT", token: owner, json: { name: "posts", access: "private", fields: [{ name: "title", type: "string" }] } });

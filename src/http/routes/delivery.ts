@@ -14,7 +14,7 @@ import { authenticate } from "../middleware/auth.js";
 import type { StoredCollection } from "../../services/collections.js";
 import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
 import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
-import { deliveryCache } from "../../services/delivery-cache.js";
+import { deliveryCache, type TotalsMemo } from "../../services/delivery-cache.js";
 import { deliveryListJson } from "../../services/delivery-list.js";
 import { deliveryListParams, entryReadParams } from "../../core/entry-query.js";
 import type { Principal } from "../../core/principal.js";
@@ -32,8 +32,8 @@ export const deliveryRoutes = defineRoutes([
     query: deliveryListParams,
     response: { list: "page", description: "Published entries; each collection's own path documents its entry schema" },
     handler: (event, ctx) =>
-      cached(event, ctx, `l|${event.url.search}`, async (collection, checkExpand) =>
-        (await deliveryListJson(ctx.service, collection, event.url.searchParams)) ??
+      cached(event, ctx, `l|${event.url.search}`, async (collection, checkExpand, totals) =>
+        (await deliveryListJson(ctx.service, collection, event.url.searchParams, totals)) ??
         listEntries(ctx.service, collection, event.url.searchParams, { publishedOnly: true, checkExpand }),
       ),
   },
@@ -65,7 +65,7 @@ async function cached(
   ctx: RouteContext,
   variant: string,
   /** The response, or its JSON text already. */
-  build: (collection: StoredCollection, checkExpand: ExpandCheck) => Promise<unknown>,
+  build: (collection: StoredCollection, checkExpand: ExpandCheck, totals: TotalsMemo) => Promise<unknown>,
 ): Promise<string> {
   const { service, workspace } = ctx;
   const cache = deliveryCache(service);
@@ -84,10 +84,14 @@ async function cached(
   let body = hit?.body;
   if (body === undefined) {
     const expanded: StoredCollection[] = [];
-    const built = await build(collection, async (target) => {
-      await checkExpand(target);
-      expanded.push(target);
-    });
+    const built = await build(
+      collection,
+      async (target) => {
+        await checkExpand(target);
+        expanded.push(target);
+      },
+      cache.totals(version),
+    );
     body = typeof built === "string" ? built : JSON.stringify(built);
     cache.set(key, version, { collection, expanded, body });
   }
