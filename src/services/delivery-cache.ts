@@ -9,10 +9,10 @@ import { LRUCache } from "lru-cache";
 import type { ServiceContext } from "./context.js";
 import type { StoredCollection } from "../storage/collections.js";
 import type { TotalsMemo } from "../storage/entries.js";
-
-export type { TotalsMemo };
 import { repo } from "../storage/context.js";
 import { getCollection } from "./collections.js";
+
+export type { TotalsMemo };
 
 export interface CachedResponse {
   collection: StoredCollection;

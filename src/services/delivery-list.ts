@@ -12,9 +12,8 @@ import { createHash } from "node:crypto";
 import { encodeCursor, parseEntryListQuery } from "../core/entry-query.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { repo } from "../storage/context.js";
-import { toEntry } from "../storage/entries.js";
+import { toEntry, type TotalsMemo } from "../storage/entries.js";
 import { createEntryDeliveryRepo, type RawEntryRow } from "../storage/entry-deliveries.js";
-import type { TotalsMemo } from "../storage/entries.js";
 import { parseObjectColumn } from "../storage/json-column.js";
 import type { ServiceContext } from "./context.js";
 
