@@ -39,13 +39,17 @@ try {
     const { createService } = await import(pathToFileURL(join(resolve(dir), "index.mjs")).href);
     const dataDir = join(tmp, `svc${i}`);
     const svc = await createService({ dataDir, blobs: "memory:", logger: createConsola({ level: 0 }), secretKey: Buffer.alloc(32, 9).toString("base64") });
-    const seeded = await seedWorkspace(svc.context, { slug: "bench", hosts: [HOST], collections: [{ name: "posts", access: "public", published: n, drafts: n }], key: ["entries:read"] });
+    const seeded = await seedWorkspace(svc.context, { slug: "bench", hosts: [HOST], collections: [{ name: "posts", access: "public", published: n, drafts: n }, { name: "private_posts", access: "private", published: n, drafts: n }], key: ["entries:read"] });
     key ??= seeded.tokens.key;
     // Each request spells the same query differently (the response cache is keyed on the raw query).
     let k = 0;
     const miss = () => new Request(`http://${HOST}/api/v1/posts?limit=20&${bustingSort(++k % 65_536)}`);
     targets.push({ name: `${dir} uncached`, close: () => svc.close(), call: () => svc.fetch(miss()) });
     targets.push({ name: `${dir} cached`, call: () => svc.fetch(new Request(`http://${HOST}/api/v1/posts?limit=20`)) });
+    // The key check's cost: the same read of a private collection with an entries:read key.
+    const auth = { authorization: `Bearer ${seeded.tokens.key}` };
+    targets.push({ name: `${dir} keyed cached`, call: () => svc.fetch(new Request(`http://${HOST}/api/v1/private_posts?limit=20`, { headers: auth })) });
+    targets.push({ name: `${dir} keyed uncached`, call: () => svc.fetch(new Request(`http://${HOST}/api/v1/private_posts?limit=20&${bustingSort(++k % 65_536)}`, { headers: auth })) });
     if (i === 0) {
       const { app, db } = createNaiveApp({ database: join(dataDir, "contentsvc.db"), host: HOST, collection: "posts" });
       targets.push({ name: "naive handler", close: () => db.close(), call: () => app.fetch(new Request(`http://${HOST}/api/v1/posts`, { headers: { authorization: `Bearer ${key}` } })) });

@@ -34,11 +34,14 @@ export function findAccountSession(ctx: ServiceContext, hash: string): Promise<A
  * interval, so even instances that share no state write at most once per interval. Fire-and-forget.
  * Sets `key.lastUsedAt` to `now` when it was older than the interval.
  */
-export function recordKeyUse(ctx: ServiceContext, key: Pick<KeyCredential, "id" | "lastUsedAt">, now: number): void {
-  if (key.lastUsedAt !== null && now - Date.parse(key.lastUsedAt) < KEY_LAST_USED_INTERVAL_MS) return;
+export function recordKeyUse(ctx: ServiceContext, key: Pick<KeyCredential, "id" | "lastUsedAt" | "lastUsedMs">, now: number): void {
+  // Parsed once per key object: a cached key is checked on every request it authenticates.
+  const last = (key.lastUsedMs ??= key.lastUsedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(key.lastUsedAt));
+  if (now - last < KEY_LAST_USED_INTERVAL_MS) return;
   // A cached key (services/key-cache.ts) is not re-read: note the use on it, so this instance
   // does not claim again on every request until the interval has passed.
   key.lastUsedAt = new Date(now).toISOString();
+  key.lastUsedMs = now;
   void ctx.shared
     .claim(`key-used:${key.id}`, KEY_LAST_USED_INTERVAL_MS)
     .then((won) =>

@@ -24,8 +24,11 @@ import type { ServiceContext } from "./context.js";
  * readerKinds({ access: "gated" }); // ["key", "account"]
  */
 export function readerKinds(collection: Pick<StoredCollection, "access">): readonly Principal["kind"][] {
-  return collection.access === "gated" ? ["key", "account"] : ["key"];
+  return collection.access === "gated" ? GATED_READERS : PRIVATE_READERS;
 }
+// Constants: this runs on every read of a private or gated collection.
+const GATED_READERS: readonly Principal["kind"][] = Object.freeze(["key", "account"]);
+const PRIVATE_READERS: readonly Principal["kind"][] = Object.freeze(["key"]);
 
 /**
  * Throws unless `principal` may read `collection` (private or gated). 401 without a credential or

@@ -9,42 +9,64 @@
  * (spec 3), so there is no expiry to check; unknown hashes are never cached.
  */
 import { LRUCache } from "lru-cache";
+import type { Principal } from "../core/principal.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { findApiKey, type KeyCredential } from "./credentials.js";
 
-type Entry = KeyCredential & { version: number };
+/** An active key of the workspace, with the principal it authenticates as (built once, shared: read-only). */
+export interface WorkspaceKey {
+  /** recordKeyUse updates its lastUsedAt in place. */
+  credential: KeyCredential;
+  principal: Readonly<Extract<Principal, { kind: "key" }>>;
+}
+
+type Entry = WorkspaceKey & { workspaceId: string; version: number };
 
 /** Bounded: beyond this many keys the least recently used is read again from the database. */
 const MAX_KEYS = 10_000;
 
 const createKeyCache = () => new LRUCache<string, Entry>({ max: MAX_KEYS });
 
+const withPrincipal = (credential: KeyCredential): WorkspaceKey => ({
+  credential,
+  principal: Object.freeze({ kind: "key", id: credential.id, workspaceId: credential.workspaceId, grants: Object.freeze([...credential.grants]) }),
+});
+
+/**
+ * The cached key with this hash when it is current for `workspace` (see above), else undefined:
+ * no I/O and no allocation, so a cached read with a key costs next to nothing more than without.
+ */
+export function cachedWorkspaceKey(ctx: ServiceContext, hash: string, workspace: { id: string; credentialsVersion?: number }): WorkspaceKey | undefined {
+  if (workspace.credentialsVersion === undefined) return undefined;
+  const hit = repo(ctx, createKeyCache).get(hash);
+  return hit && hit.version === workspace.credentialsVersion && hit.workspaceId === workspace.id ? hit : undefined;
+}
+
 /**
  * The active key with this hash if it belongs to `workspace`, else undefined. Without a
  * credentials version (a resolver that did not read one) the database is asked every time.
- * The result is the cached object: recordKeyUse updates its lastUsedAt in place.
  */
 export async function findWorkspaceKey(
   ctx: ServiceContext,
   hash: string,
   workspace: { id: string; credentialsVersion?: number },
-): Promise<KeyCredential | undefined> {
+): Promise<WorkspaceKey | undefined> {
   const version = workspace.credentialsVersion;
   if (version === undefined) {
     const key = await findApiKey(ctx, hash);
-    return key?.workspaceId === workspace.id ? key : undefined;
+    return key?.workspaceId === workspace.id ? withPrincipal(key) : undefined;
   }
+  const hit = cachedWorkspaceKey(ctx, hash, workspace);
+  if (hit) return hit;
   const cache = repo(ctx, createKeyCache);
-  const hit = cache.get(hash);
-  if (hit && hit.version === version && hit.workspaceId === workspace.id) return hit;
   const key = await findApiKey(ctx, hash);
   if (!key) {
     cache.delete(hash);
     return undefined;
   }
   if (key.workspaceId !== workspace.id) return undefined;
-  const entry: Entry = { ...key, version };
+  const entry: Entry = { ...withPrincipal(key), workspaceId: key.workspaceId, version };
   cache.set(hash, entry);
   return entry;
 }

@@ -9,7 +9,7 @@ import type { H3Event } from "h3";
 import { forbidden, notFound, unauthorized } from "../../core/errors.js";
 import { hashToken, parseBearer, tokenKind, type TokenKind } from "../../core/keys.js";
 import { findAccountSession, findDashboardToken, recordKeyUse } from "../../services/credentials.js";
-import { findWorkspaceKey } from "../../services/key-cache.js";
+import { cachedWorkspaceKey, findWorkspaceKey } from "../../services/key-cache.js";
 import type { ServiceContext } from "../../services/context.js";
 import type { Access } from "../access.js";
 import { assertHoldsGrant, isOwner, type Principal } from "../../core/principal.js";
@@ -70,10 +70,11 @@ async function principalOf(
   const now = service.now();
   switch (kind) {
     case "api_key": {
-      const key = await findWorkspaceKey(service, hash, workspace);
+      // A cached key answers without awaiting anything.
+      const key = cachedWorkspaceKey(service, hash, workspace) ?? (await findWorkspaceKey(service, hash, workspace));
       if (!key) throw unauthorized();
-      recordKeyUse(service, key, now);
-      return { kind: "key", id: key.id, workspaceId: key.workspaceId, grants: key.grants };
+      recordKeyUse(service, key.credential, now);
+      return key.principal;
     }
     case "dashboard_access": {
       const session = await findDashboardToken(service, hash);

@@ -75,7 +75,8 @@ async function cached(
   const version = workspace.contentVersion ?? (await cache.version(workspace.id));
   const hit = cache.get(key, version);
   const collection = hit?.collection ?? (await cache.collection(workspace.id, name, version));
-  await assertReadable(event, ctx, collection);
+  const readable = assertReadable(event, ctx, collection);
+  if (readable) await readable;
   // Read at most once, and only when an expansion into a non-public collection needs it.
   let who: Promise<Principal | undefined> | undefined;
   const principal = () => (who ??= authenticate(event, service, workspace, ["key", "account"]));
@@ -103,8 +104,9 @@ async function cached(
 /**
  * A public collection reads no credential at all, so a key sent to it is ignored even when invalid
  * (spec 5.2.3). Otherwise only the kinds of credential the collection accepts are even looked up.
+ * Undefined when there is nothing to wait for (a public read awaits nothing here).
  */
-async function assertReadable(event: H3Event, { service, workspace }: RouteContext, collection: StoredCollection): Promise<void> {
-  if (collection.access === "public") return;
-  await assertCanRead(service, collection, await authenticate(event, service, workspace, readerKinds(collection)));
+function assertReadable(event: H3Event, { service, workspace }: RouteContext, collection: StoredCollection): Promise<void> | undefined {
+  if (collection.access === "public") return undefined;
+  return authenticate(event, service, workspace, readerKinds(collection)).then((principal) => assertCanRead(service, collection, principal));
 }
