@@ -29,7 +29,7 @@ export default defineConfig([
     dts: false,
     entry: { cli: "src/cli/index.ts" },
     deps: {
-      alwaysBundle: [/^(zod|h3|consola|commander|unstorage|lru-cache|ipaddr\.js|mime|image-size|db0)(\/|$)/],
+      alwaysBundle: [/^(zod|h3|consola|commander|unstorage|lru-cache|ipaddr\.js|mime|image-size|db0|uuid)(\/|$)/],
       neverBundle: ["bun:sqlite"],
     },
     // Its chunks stay beside the library's (code finds package files by walking up from here).

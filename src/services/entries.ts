@@ -8,7 +8,6 @@
  * `_published_at` is set the first time an entry is published and then kept: unpublishing and
  * publishing again do not change it (docs/content.md).
  */
-import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
 import { lifecycleEvents, publishedAt, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
 import { publish } from "./bus.js";
@@ -22,6 +21,7 @@ import { createMediaRepo } from "../storage/media.js";
 import { createEntryRepo, toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
 import { repo } from "../storage/context.js";
+import { newRowId } from "../storage/ids.js";
 import type { ServiceContext } from "./context.js";
 import { getCollection } from "./collections.js";
 
@@ -43,7 +43,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
     const at = new Date(ctx.now()).toISOString();
     const status = input.status ?? "draft";
     const row: EntryRow = {
-      id: randomUUID(),
+      id: newRowId(),
       collection_id: c.id,
       status,
       data: mergeData(c, {}, input.values),

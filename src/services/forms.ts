@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from "../core/errors.js";
 import { countViolations, storedValues, validateSubmission, type SubmissionFile } from "../core/form-values.js";
 import { fieldsToCheck, isFormSlug, narrowedFields, parseFormDefinition } from "../core/forms.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
+import { newRowId } from "../storage/ids.js";
 import { createFormRepo, type StoredForm } from "../storage/forms.js";
 import { createSubmissionRepo, submissionBlobKey } from "../storage/submissions.js";
 import type { Sql } from "../storage/sql.js";
@@ -143,13 +144,14 @@ export interface SubmitInput {
  */
 export async function submitForm(ctx: ServiceContext, workspaceId: string, slug: string, input: SubmitInput): Promise<{ id: string; stored: boolean }> {
   const form = await getForm(ctx, workspaceId, slug);
-  if (trippedHoneypot(form.honeypot, input)) return { id: randomUUID(), stored: false };
+  // The same kind of id as a stored submission: a bot cannot tell it was dropped.
+  if (trippedHoneypot(form.honeypot, input)) return { id: newRowId(), stored: false };
   const { data, fileFields } = validateSubmission(
     form.fields,
     input.values,
     input.uploads.map((u) => u.field),
   );
-  const id = randomUUID();
+  const id = newRowId();
   const files: SubmissionFile[] = await storeUploads(ctx, workspaceId, id, input.uploads.filter((u) => fileFields.has(u.field)));
   const at = new Date(ctx.now()).toISOString();
   const event: ServiceEvent = {

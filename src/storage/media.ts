@@ -3,11 +3,12 @@
  * `media/<workspaceId>/<id>`. Every lookup is scoped to the workspace; a media id of another
  * workspace is simply not found.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { notFound } from "../core/errors.js";
 import { imageSize } from "../core/image-size.js";
 import { pageOf, type ListResponse, type PageMeta } from "../core/lists.js";
 import type { StorageContext } from "./context.js";
+import { newRowId } from "./ids.js";
 import type { Sql } from "./sql.js";
 import { readBlob, removeBlobs, writeBlob } from "./blob-bytes.js";
 
@@ -77,7 +78,7 @@ export function createMediaRepo(ctx: StorageContext) {
   return {
     /** Stores the bytes, then the row; the blob is removed again when the row cannot be written. */
     async create(workspaceId: string, input: { filename: string; contentType: string; bytes: Uint8Array }): Promise<MediaRecord> {
-      const id = randomUUID();
+      const id = newRowId();
       const blobKey = `media/${workspaceId}/${id}`;
       const dims = imageSize(input.bytes);
       const r: Row = {

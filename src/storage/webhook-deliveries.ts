@@ -4,11 +4,11 @@
  * insert), deleted with the webhook. Rows hold what the dispatcher's AttemptRecord holds: no
  * secret, no custom header value.
  */
-import { randomUUID } from "node:crypto";
 import type { EventName, WebhookFormat } from "../core/events.js";
 import { notFound } from "../core/errors.js";
 import type { AttemptRecord } from "../core/webhook-target.js";
 import type { StorageContext } from "./context.js";
+import { newRowId } from "./ids.js";
 
 /** Retention bound of the log, per webhook. */
 export const MAX_LOGGED_DELIVERIES = 100;
@@ -90,7 +90,7 @@ export function createDeliveryLogRepo(ctx: StorageContext) {
             error, duration_ms, request_headers, custom_header_names, body, sent_at)
            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ? AND workspace_id = ?)`,
           [
-            randomUUID(),
+            newRowId(),
             a.webhookId,
             a.workspaceId,
             seq,

@@ -7,8 +7,8 @@
  * Two clocks on purpose: `due_at` is event time (the dispatcher's clock, injectable so debounce
  * windows of minutes can be tested), leases and heartbeats are wall time (whether a process lives).
  */
-import { randomUUID } from "node:crypto";
 import type { Sql } from "./sql.js";
+import { newRowId } from "./ids.js";
 
 export type OutboxKind = "event" | "window" | "delivery";
 
@@ -59,7 +59,7 @@ export function createOutboxRepo(sql: Sql) {
   return {
     /** A new row; `claimedBy` with `leaseUntil` makes it this instance's at once (sent right after commit). */
     async insert(db: Sql, kind: OutboxKind, row: OutboxInsert, claim?: { by: string; until: number }): Promise<string> {
-      const id = randomUUID();
+      const id = newRowId();
       await db.run(
         `INSERT INTO webhook_outbox (id, kind, workspace_id, event, payload, webhook_id, due_at, claimed_by, lease_until)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -80,7 +80,7 @@ export function createOutboxRepo(sql: Sql) {
          ON CONFLICT (window_key) DO UPDATE SET payload = excluded.payload, event = excluded.event,
            due_at = excluded.due_at, version = webhook_outbox.version + 1
          WHERE excluded.due_at >= webhook_outbox.due_at`,
-        [randomUUID(), row.workspaceId, row.event, row.payload, row.webhookId ?? null, key, row.dueAt],
+        [newRowId(), row.workspaceId, row.event, row.payload, row.webhookId ?? null, key, row.dueAt],
       );
     },
 
