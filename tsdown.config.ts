@@ -64,7 +64,9 @@ export default defineConfig([
       neverBundle: ["bun:sqlite"],
     },
     // Its chunks stay beside the library's (code finds package files by walking up from here).
-    outputOptions: { chunkFileNames: "cli-[name]-[hash].mjs" },
+    // JSDoc is a fifth of the bundle's bytes and V8 scans every byte at each start (~2 ms of CPU);
+    // readers have the sources, and the code stays as readable as before (not minified).
+    outputOptions: { chunkFileNames: "cli-[name]-[hash].mjs", comments: { legal: true, annotation: true, jsdoc: false } },
     plugins: [consolaLazyWidth],
     clean: false,
   },
