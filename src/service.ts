@@ -148,7 +148,9 @@ let mcpModule: Promise<typeof import("./mcp/server.js")> | undefined;
  * Bun.serve({ fetch: svc.fetch });
  */
 export async function createService(options: ServiceOptions = {}): Promise<Service> {
-  const parsed = optionsSchema.safeParse(options);
+  // Parsed once per service: zod's compiled fast path (generated with `new Function`) would cost
+  // more to build than it saves.
+  const parsed = optionsSchema.safeParse(options, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`contentsvc: invalid option ${issue.path.join(".") || "(options)"}: ${issue.message}`);

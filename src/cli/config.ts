@@ -110,7 +110,8 @@ export async function resolveConfig(
   const { file, values } = await loadConfigFile(cwd, flags.config);
   const fromFlags = Object.fromEntries(Object.entries(flags).filter(([k, v]) => v !== undefined && k !== "config" && k !== "json"));
   const merged = { ...CONFIG_DEFAULTS, ...values, ...fromEnv(env), ...fromFlags };
-  const parsed = configSchema.safeParse(merged);
+  // Parsed once per command: zod's compiled fast path would cost more to build than it saves.
+  const parsed = configSchema.safeParse(merged, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? "");

@@ -11,7 +11,11 @@ import { registerInit } from "./init.js";
 import { registerCommands } from "./commands.js";
 import { packageVersion } from "./version.js";
 
-export function buildProgram(): Command {
+/**
+ * The whole program, or with `only: "serve"` the global options and `serve` alone: registering
+ * every other command (~60 with their options) is a few ms of a start-up that never parses them.
+ */
+export function buildProgram(only?: "serve"): Command {
   const program = new Command("svc")
     .description("contentsvc: multi-tenant headless content service")
     .version(packageVersion(), "-V, --version", "print the version of contentsvc")
@@ -28,9 +32,11 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run svc --help for usage)")
     .exitOverride();
   registerServe(program);
-  registerInit(program);
-  registerWorkspaces(program);
-  registerCommands(program);
+  if (only !== "serve") {
+    registerInit(program);
+    registerWorkspaces(program);
+    registerCommands(program);
+  }
   for (const cmd of program.commands) propagateExitOverride(cmd);
   return program;
 }
@@ -42,7 +48,8 @@ function propagateExitOverride(cmd: Command): void {
 
 /** Runs the CLI; resolves to the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  // `svc serve …` as the first word is parsed by serve alone; anything else (help included) by all.
+  const program = buildProgram(argv[0] === "serve" ? "serve" : undefined);
   try {
     await program.parseAsync(argv, { from: "user" });
     // A command that printed its result but failed (e.g. a test delivery refused) sets exitCode.

@@ -17,7 +17,9 @@ import standardTypes from "mime/types/standard.js";
  * data, no I/O). `.ico` keeps `image/x-icon`, the name browsers and this service have always used
  * (the standard database lists it only under a vendor type).
  */
-const TYPES = new Mime(standardTypes).define({ "image/x-icon": ["ico"] }, true);
+let types: Mime | undefined;
+// Built on the first lookup: indexing the database is ~1 ms that a start-up need not pay.
+const TYPES = () => (types ??= new Mime(standardTypes).define({ "image/x-icon": ["ico"] }, true));
 
 export const OCTET_STREAM = "application/octet-stream";
 
@@ -30,7 +32,7 @@ export function contentTypeFor(path: string): string {
   const dot = name.lastIndexOf(".");
   if (dot < 0 || dot === name.length - 1) return OCTET_STREAM;
   // Only the extension is looked up: a bare name such as "json" is not a type.
-  const type = TYPES.getType(name.slice(dot + 1).toLowerCase());
+  const type = TYPES().getType(name.slice(dot + 1).toLowerCase());
   if (!type) return OCTET_STREAM;
   return isText(type) ? `${type}; charset=utf-8` : type;
 }

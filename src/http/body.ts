@@ -6,12 +6,16 @@
  */
 import type { Readable } from "node:stream";
 import { assertBodySize, HTTPError, type H3Event } from "h3";
-import getRawBody from "raw-body";
+import type getRawBodyFunction from "raw-body";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "../core/errors.js";
 import { refuseNul } from "../core/nul.js";
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 export const MAX_JSON_DEPTH = 32;
+
+// raw-body (with iconv-lite and http-errors) costs ~10 ms of CPU to load: loaded by the first
+// body it reads, not on the way to a server's first response.
+let getRawBody: typeof getRawBodyFunction | undefined;
 
 /** Requests whose body was read to its end. */
 const readToEnd = new WeakSet<H3Event>();
@@ -68,6 +72,7 @@ export async function readBytes(event: H3Event, limit: number): Promise<Uint8Arr
 async function readNodeBody(event: H3Event, req: Readable, limit: number): Promise<Uint8Array> {
   let bytes: Buffer;
   try {
+    getRawBody ??= (await import("raw-body")).default;
     bytes = await getRawBody(req, { limit });
   } catch (error) {
     if ((error as { type?: string }).type === "entity.too.large") throw payloadTooLarge(limit);

@@ -30,20 +30,26 @@ const hasNodeSqlite = () => {
   }
 };
 
-let betterSqliteLoads: boolean | undefined;
-/** better-sqlite3 is optional: absent, or built for another Node ABI, it is simply not offered. */
-const hasBetterSqlite = () => {
-  if (betterSqliteLoads === undefined) {
+type BetterSqlite3 = typeof import("better-sqlite3");
+let betterSqlite: BetterSqlite3 | null | undefined;
+/**
+ * better-sqlite3 is optional: absent, or built for another Node ABI, it is simply not offered
+ * (null). The module that loaded is the one the connector is given: its own `import()` of the
+ * CommonJS package would translate it to ESM a second time (~2 ms at start-up).
+ */
+const loadBetterSqlite = (): BetterSqlite3 | null => {
+  if (betterSqlite === undefined) {
     try {
-      const Database = createRequire(import.meta.url)("better-sqlite3") as new (p: string) => { close(): void };
+      const Database = createRequire(import.meta.url)("better-sqlite3") as BetterSqlite3;
       new Database(":memory:").close();
-      betterSqliteLoads = true;
+      betterSqlite = Database;
     } catch {
-      betterSqliteLoads = false;
+      betterSqlite = null;
     }
   }
-  return betterSqliteLoads;
+  return betterSqlite;
 };
+const hasBetterSqlite = () => loadBetterSqlite() !== null;
 
 /** Which engines this runtime offers, best first. */
 export function availableSqliteDrivers(): SqliteDriverName[] {
@@ -67,7 +73,10 @@ export async function openRawSqlite(path: string, driver: SqliteDriverName = def
   const memory = path === ":memory:";
   if (driver === "better-sqlite3") {
     const { default: connector } = await import("db0/connectors/better-sqlite3");
-    const db0 = createDatabase(connector(memory ? { name: ":memory:" } : { path }));
+    const loaded = loadBetterSqlite();
+    // A function is called for the module (the constructor itself is a function too).
+    const lib = loaded ? () => loaded : undefined;
+    const db0 = createDatabase(connector(memory ? { name: ":memory:", lib } : { path, lib }));
     const raw = (await db0.getInstance()) as unknown as {
       prepare(sql: string): RawStatement;
       exec(sql: string): void;
