@@ -35,10 +35,12 @@ const PRIVATE_READERS: readonly Principal["kind"][] = Object.freeze(["key"]);
  * with one the collection does not accept (readerKinds); 403 `Missing grant: entries:read` for a
  * key lacking it.
  */
-export async function assertCanRead(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
+export function assertCanRead(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> | undefined {
   if (!principal || !readerKinds(collection).includes(principal.kind)) throw unauthorized();
-  if (collection.access === "gated") return evaluateGate(ctx, collection, principal);
+  // A key is decided at once; only an account's gate may need the database (undefined: nothing to wait for).
+  if (collection.access === "gated" && principal.kind !== "key") return evaluateGate(ctx, collection, principal);
   assertEntriesRead(principal);
+  return undefined;
 }
 
 /**

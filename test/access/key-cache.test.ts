@@ -12,6 +12,10 @@ import { createHttpApp } from "../../src/http/app.js";
 import { allRoutes } from "../../src/http/routes/index.js";
 import { createService, type Service } from "../../src/service.js";
 import { createKey, revokeKey } from "../../src/services/keys.js";
+import { createCollection } from "../../src/services/collections.js";
+import { createEntry } from "../../src/services/entries.js";
+import { createRule } from "../../src/services/rules.js";
+import { OPERATOR } from "../../src/core/principal.js";
 import { drivers } from "../helpers/database.js";
 import { requestAt, silentLogger, type RequestInit2 } from "../helpers/server.js";
 import { grantPath, startAccessRig, testRoutes, type AccessRig } from "./helpers.js";
@@ -103,6 +107,36 @@ describe.each(drivers)("API key cache on %s", (driver) => {
       expect(await status(req(grantPath("entries:read"), { token: value }))).toBe(200);
       expect(await status(req(grantPath("media:read"), { token: value }))).toBe(403);
     }
+  });
+
+  it("reads of private and gated collections: a cached key answers without a lookup, and a revocation or grant change applies on the next read", async () => {
+    const ctx = rig.t.svc.context;
+    const rule = await createRule(ctx, rig.wsId, { name: "members-only", condition: { signed_in: true } });
+    for (const [name, access] of [["vault", "private"], ["club", "gated"]] as const) {
+      await createCollection(ctx, rig.wsId, { name, access, ...(access === "gated" && { rule: rule.id }), fields: [{ name: "title", type: "string" }] }, OPERATOR);
+      await createEntry(ctx, rig.wsId, name, { title: `${name} entry`, _status: "published" }, "00000000-0000-4000-8000-000000000001");
+    }
+    const { id, value } = await newKey(["entries:read"]);
+    const read = async (req: typeof onA, path: string, token = value) => {
+      const res = await req(path, { token });
+      return { status: res.status, body: res.status === 200 ? ((await res.json()) as { data: { title: string }[] }) : undefined };
+    };
+    for (const path of ["/api/v1/vault", "/api/v1/club"]) {
+      await read(onA, path);
+      keyLookups = 0;
+      // Cached responses and cached key: nothing is looked up, and the right body comes back.
+      for (let i = 0; i < 5; i++) expect(await read(onA, path)).toMatchObject({ status: 200, body: { data: [{ title: expect.stringContaining("entry") }] } });
+      expect(keyLookups).toBe(0);
+      // A wrong key is refused, cache or not; a key of another kind is refused without a lookup.
+      expect((await read(onA, path, `pk_${"0".repeat(64)}`)).status).toBe(401);
+      expect((await read(onA, path, `ds_${"0".repeat(64)}`)).status).toBe(401);
+    }
+    await rig.t.svc.context.sql.run("UPDATE api_keys SET grants = ? WHERE id = ?", [JSON.stringify(["media:read"]), id]);
+    for (const req of [onA, onB]) for (const path of ["/api/v1/vault", "/api/v1/club"]) expect((await read(req, path)).status).toBe(403);
+    await rig.t.svc.context.sql.run("UPDATE api_keys SET grants = ? WHERE id = ?", [JSON.stringify(["entries:read"]), id]);
+    for (const req of [onA, onB]) for (const path of ["/api/v1/vault", "/api/v1/club"]) expect((await read(req, path)).status).toBe(200);
+    await revokeKey(other.context, rig.wsId, id);
+    for (const req of [onA, onB]) for (const path of ["/api/v1/vault", "/api/v1/club"]) expect((await read(req, path)).status).toBe(401);
   });
 
   it("a key deleted from the database, or moved to another workspace, is refused at once", async () => {

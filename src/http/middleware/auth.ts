@@ -53,12 +53,11 @@ export async function authenticate(
   return principal;
 }
 
-async function principalOf(
-  event: H3Event,
-  service: ServiceContext,
-  workspace: TenantWorkspace,
-  accept?: readonly Principal["kind"][],
-): Promise<Principal | undefined> {
+/**
+ * The bearer credential of the request, hashed, or undefined without an Authorization header.
+ * Throws 401 for a malformed one, and — without looking it up — for one whose kind is not in `accept`.
+ */
+function presented(event: H3Event, accept?: readonly Principal["kind"][]): { kind: TokenKind | undefined; hash: string } | undefined {
   const header = event.req.headers.get("authorization");
   if (header === null) return undefined;
   const token = parseBearer(header);
@@ -66,11 +65,41 @@ async function principalOf(
   const kind = tokenKind(token);
   const principalKind = kind && PRINCIPAL_OF[kind];
   if (accept && !(principalKind && accept.includes(principalKind))) throw unauthorized();
-  const hash = hashToken(token);
+  return { kind, hash: hashToken(token) };
+}
+
+/**
+ * Synchronously, the principal of an API key found current in the key cache (services/key-cache.ts),
+ * else undefined: then `authenticate` decides, as for any other credential. The key check of a
+ * cached read costs no promise.
+ */
+export function cachedKeyPrincipal(
+  event: H3Event,
+  service: ServiceContext,
+  workspace: TenantWorkspace,
+  accept?: readonly Principal["kind"][],
+): Principal | undefined {
+  const credential = presented(event, accept);
+  if (credential?.kind !== "api_key") return undefined;
+  const key = cachedWorkspaceKey(service, credential.hash, workspace);
+  if (!key) return undefined;
+  recordKeyUse(service, key.credential, service.now());
+  event.context.principal = key.principal;
+  return key.principal;
+}
+
+async function principalOf(
+  event: H3Event,
+  service: ServiceContext,
+  workspace: TenantWorkspace,
+  accept?: readonly Principal["kind"][],
+): Promise<Principal | undefined> {
+  const credential = presented(event, accept);
+  if (!credential) return undefined;
+  const { kind, hash } = credential;
   const now = service.now();
   switch (kind) {
     case "api_key": {
-      // A cached key answers without awaiting anything.
       const key = cachedWorkspaceKey(service, hash, workspace) ?? (await findWorkspaceKey(service, hash, workspace));
       if (!key) throw unauthorized();
       recordKeyUse(service, key.credential, now);

@@ -10,7 +10,7 @@
 import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
 import { defineRoutes, type RouteContext } from "../route.js";
-import { authenticate } from "../middleware/auth.js";
+import { authenticate, cachedKeyPrincipal } from "../middleware/auth.js";
 import type { StoredCollection } from "../../services/collections.js";
 import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
 import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
@@ -108,5 +108,8 @@ async function cached(
  */
 function assertReadable(event: H3Event, { service, workspace }: RouteContext, collection: StoredCollection): Promise<void> | undefined {
   if (collection.access === "public") return undefined;
-  return authenticate(event, service, workspace, readerKinds(collection)).then((principal) => assertCanRead(service, collection, principal));
+  const kinds = readerKinds(collection);
+  const key = cachedKeyPrincipal(event, service, workspace, kinds);
+  if (key) return assertCanRead(service, collection, key);
+  return authenticate(event, service, workspace, kinds).then((principal) => assertCanRead(service, collection, principal));
 }
