@@ -48,6 +48,8 @@ try {
     targets.push({ name: `${dir} cached`, call: () => svc.fetch(new Request(`http://${HOST}/api/v1/posts?limit=20`)) });
     // The key check's cost: the same read of a private collection with an entries:read key.
     const auth = { authorization: `Bearer ${seeded.tokens.key}` };
+    // A public read ignores the key, so this one costs what the header itself costs (a Request with headers).
+    targets.push({ name: `${dir} cached, key ignored`, call: () => svc.fetch(new Request(`http://${HOST}/api/v1/posts?limit=20`, { headers: auth })) });
     targets.push({ name: `${dir} keyed cached`, call: () => svc.fetch(new Request(`http://${HOST}/api/v1/private_posts?limit=20`, { headers: auth })) });
     targets.push({ name: `${dir} keyed uncached`, call: () => svc.fetch(new Request(`http://${HOST}/api/v1/private_posts?limit=20&${bustingSort(++k % 65_536)}`, { headers: auth })) });
     if (i === 0) {
