@@ -54,10 +54,10 @@ export async function authenticate(
 }
 
 /**
- * The bearer credential of the request, hashed, or undefined without an Authorization header.
+ * The bearer token of the request and its kind, or undefined without an Authorization header.
  * Throws 401 for a malformed one, and — without looking it up — for one whose kind is not in `accept`.
  */
-function presented(event: H3Event, accept?: readonly Principal["kind"][]): { kind: TokenKind | undefined; hash: string } | undefined {
+function presented(event: H3Event, accept?: readonly Principal["kind"][]): { kind: TokenKind | undefined; token: string } | undefined {
   const header = event.req.headers.get("authorization");
   if (header === null) return undefined;
   const token = parseBearer(header);
@@ -65,7 +65,7 @@ function presented(event: H3Event, accept?: readonly Principal["kind"][]): { kin
   const kind = tokenKind(token);
   const principalKind = kind && PRINCIPAL_OF[kind];
   if (accept && !(principalKind && accept.includes(principalKind))) throw unauthorized();
-  return { kind, hash: hashToken(token) };
+  return { kind, token };
 }
 
 /**
@@ -81,7 +81,7 @@ export function cachedKeyPrincipal(
 ): Principal | undefined {
   const credential = presented(event, accept);
   if (credential?.kind !== "api_key") return undefined;
-  const key = cachedWorkspaceKey(service, credential.hash, workspace);
+  const key = cachedWorkspaceKey(service, hashToken(credential.token), workspace);
   if (!key) return undefined;
   recordKeyUse(service, key.credential, service.now());
   event.context.principal = key.principal;
@@ -96,7 +96,8 @@ async function principalOf(
 ): Promise<Principal | undefined> {
   const credential = presented(event, accept);
   if (!credential) return undefined;
-  const { kind, hash } = credential;
+  const { kind } = credential;
+  const hash = hashToken(credential.token);
   const now = service.now();
   switch (kind) {
     case "api_key": {
