@@ -1,21 +1,28 @@
 import { defineConfig } from "tsdown";
 
 /**
- * Replaces exact snippets of a dependency's code in the CLI bundle. The build fails when one is
- * not found (the dependency changed) rather than silently not patching.
+ * Replaces exact snippets of a dependency's code in the CLI bundle. The build fails rather than
+ * silently not patching: when a snippet is not found exactly once (the dependency changed), and
+ * when no file matched `id` at all (the code moved to another file).
  */
 function patchDependency(name: string, id: RegExp, replacements: [from: string, to: string][]) {
+  let patched = false;
   return {
     name,
     transform: {
       filter: { id },
       handler(code: string) {
         for (const [from, to] of replacements) {
-          if (!code.includes(from)) throw new Error(`${name}: the dependency changed, not found: ${from}`);
-          code = code.replace(from, to);
+          const at = code.indexOf(from);
+          if (at < 0 || code.indexOf(from, at + 1) >= 0) throw new Error(`${name}: the dependency changed, not found exactly once: ${from}`);
+          code = code.slice(0, at) + to + code.slice(at + from.length);
         }
+        patched = true;
         return { code, map: null };
       },
+    },
+    buildEnd() {
+      if (!patched) throw new Error(`${name}: no file matched ${id}; the dependency changed`);
     },
   };
 }
