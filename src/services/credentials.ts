@@ -27,6 +27,9 @@ export function findAccountSession(ctx: ServiceContext, hash: string): Promise<A
   return credentials(ctx).accountSession(hash);
 }
 
+/** A key as recordKeyUse notes its use: `lastUsedMs` is `lastUsedAt` parsed, kept on a cached key. */
+export type KeyUse = Pick<KeyCredential, "id" | "lastUsedAt"> & { lastUsedMs?: number };
+
 /**
  * Records last_used_at without a write per request (spec 2.1, 8). Three layers: the row just read
  * says it is recent (no I/O at all); else one instance wins a cluster-wide claim for the interval
@@ -34,7 +37,7 @@ export function findAccountSession(ctx: ServiceContext, hash: string): Promise<A
  * interval, so even instances that share no state write at most once per interval. Fire-and-forget.
  * Sets `key.lastUsedAt` to `now` when it was older than the interval.
  */
-export function recordKeyUse(ctx: ServiceContext, key: Pick<KeyCredential, "id" | "lastUsedAt" | "lastUsedMs">, now: number): void {
+export function recordKeyUse(ctx: ServiceContext, key: KeyUse, now: number): void {
   // Parsed once per key object: a cached key is checked on every request it authenticates.
   const last = (key.lastUsedMs ??= key.lastUsedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(key.lastUsedAt));
   if (now - last < KEY_LAST_USED_INTERVAL_MS) return;

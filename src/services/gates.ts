@@ -37,8 +37,7 @@ const PRIVATE_READERS: readonly Principal["kind"][] = Object.freeze(["key"]);
  */
 export function assertCanRead(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> | undefined {
   if (!principal || !readerKinds(collection).includes(principal.kind)) throw unauthorized();
-  // A key is decided at once; only an account's gate may need the database (undefined: nothing to wait for).
-  if (collection.access === "gated" && principal.kind !== "key") return evaluateGate(ctx, collection, principal);
+  if (collection.access === "gated") return evaluateGate(ctx, collection, principal);
   assertEntriesRead(principal);
   return undefined;
 }
@@ -52,9 +51,15 @@ export function assertCanRead(ctx: ServiceContext, collection: StoredCollection,
  * @example
  * await evaluateGate(ctx, collection, principal); // throws 401/403, or returns
  */
-export async function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> {
+export function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> | undefined {
   if (!principal || principal.kind === "user") throw unauthorized();
-  if (principal.kind === "key") return assertEntriesRead(principal);
+  // A key is decided at once (undefined: nothing to wait for); only an account's rule may need the database.
+  if (principal.kind !== "key") return accountGate(ctx, collection, principal);
+  assertEntriesRead(principal);
+  return undefined;
+}
+
+async function accountGate(ctx: ServiceContext, collection: StoredCollection, principal: Extract<Principal, { kind: "account" }>): Promise<void> {
   const account = { id: principal.id, email: principal.email, emailVerified: principal.emailVerified, attributes: principal.attributes };
   if (await accountSatisfiesRule(ctx, collection.workspaceId, collection.rule, account)) return;
   throw forbidden(`Collection ${collection.name} is gated: this account does not satisfy its rule`, { collection: collection.name });
@@ -75,7 +80,7 @@ export async function assertCanExpand(
   ctx: ServiceContext,
   source: StoredCollection,
   target: StoredCollection,
-  principal: () => Promise<Principal | undefined>,
+  principal: () => Principal | undefined | Promise<Principal | undefined>,
 ): Promise<void> {
   if (target.access === "public" || target.id === source.id) return;
   const p = await principal();

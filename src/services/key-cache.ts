@@ -44,28 +44,24 @@ export function cachedWorkspaceKey(ctx: ServiceContext, hash: string, workspace:
 }
 
 /**
- * The active key with this hash if it belongs to `workspace`, else undefined. Without a
- * credentials version (a resolver that did not read one) the database is asked every time.
+ * The active key with this hash if it belongs to `workspace`, read from the database (after
+ * `cachedWorkspaceKey` missed) and kept in the cache at the workspace's credentials version.
+ * Without a credentials version (a resolver that did not read one) nothing is kept.
  */
-export async function findWorkspaceKey(
+export async function loadWorkspaceKey(
   ctx: ServiceContext,
   hash: string,
   workspace: { id: string; credentialsVersion?: number },
 ): Promise<WorkspaceKey | undefined> {
   const version = workspace.credentialsVersion;
-  if (version === undefined) {
-    const key = await findApiKey(ctx, hash);
-    return key?.workspaceId === workspace.id ? withPrincipal(key) : undefined;
-  }
-  const hit = cachedWorkspaceKey(ctx, hash, workspace);
-  if (hit) return hit;
-  const cache = repo(ctx, createKeyCache);
   const key = await findApiKey(ctx, hash);
+  const cache = repo(ctx, createKeyCache);
   if (!key) {
     cache.delete(hash);
     return undefined;
   }
   if (key.workspaceId !== workspace.id) return undefined;
+  if (version === undefined) return withPrincipal(key);
   const entry: Entry = { ...withPrincipal(key), workspaceId: key.workspaceId, version };
   cache.set(hash, entry);
   return entry;

@@ -12,8 +12,6 @@ export interface KeyCredential {
   workspaceId: string;
   grants: Grant[];
   lastUsedAt: string | null;
-  /** `lastUsedAt` in ms, memoized by services/credentials.ts recordKeyUse. */
-  lastUsedMs?: number;
 }
 export interface DashboardCredential {
   userId: string;

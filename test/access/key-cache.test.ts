@@ -131,6 +131,9 @@ describe.each(drivers)("API key cache on %s", (driver) => {
       expect((await read(onA, path, `pk_${"0".repeat(64)}`)).status).toBe(401);
       expect((await read(onA, path, `ds_${"0".repeat(64)}`)).status).toBe(401);
     }
+    // A public collection reads no credential at all: a bad key or another kind of token is ignored (5.2.3).
+    await createCollection(ctx, rig.wsId, { name: "open", access: "public", fields: [{ name: "title", type: "string" }] }, OPERATOR);
+    for (const token of [value, `pk_${"0".repeat(64)}`, `ds_${"0".repeat(64)}`]) expect((await read(onA, "/api/v1/open", token)).status).toBe(200);
     await rig.t.svc.context.sql.run("UPDATE api_keys SET grants = ? WHERE id = ?", [JSON.stringify(["media:read"]), id]);
     for (const req of [onA, onB]) for (const path of ["/api/v1/vault", "/api/v1/club"]) expect((await read(req, path)).status).toBe(403);
     await rig.t.svc.context.sql.run("UPDATE api_keys SET grants = ? WHERE id = ?", [JSON.stringify(["entries:read"]), id]);

@@ -9,7 +9,7 @@ import type { H3Event } from "h3";
 import { forbidden, notFound, unauthorized } from "../../core/errors.js";
 import { hashToken, parseBearer, tokenKind, type TokenKind } from "../../core/keys.js";
 import { findAccountSession, findDashboardToken, recordKeyUse } from "../../services/credentials.js";
-import { cachedWorkspaceKey, findWorkspaceKey } from "../../services/key-cache.js";
+import { cachedWorkspaceKey, loadWorkspaceKey, type WorkspaceKey } from "../../services/key-cache.js";
 import type { ServiceContext } from "../../services/context.js";
 import type { Access } from "../access.js";
 import { assertHoldsGrant, isOwner, type Principal } from "../../core/principal.js";
@@ -39,25 +39,16 @@ const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "
 /**
  * The principal a request's Authorization header names, or undefined when there is none.
  * Throws 401 for a malformed, unknown, expired or revoked credential, and — without looking it
- * up — for one whose kind is not in `accept` (a route that takes only some credentials).
+ * up — for one whose kind is not in `accept` (a route that takes only some credentials). An API
+ * key current in the key cache (services/key-cache.ts) is answered synchronously: the key check of
+ * a cached read costs no promise. Anything else is looked up (a promise).
  */
-export async function authenticate(
+export function authenticate(
   event: H3Event,
   service: ServiceContext,
   workspace: TenantWorkspace,
   accept?: readonly Principal["kind"][],
-): Promise<Principal | undefined> {
-  const principal = await principalOf(event, service, workspace, accept);
-  // Kept for the request log (who asked), never the credential itself.
-  if (principal) event.context.principal = principal;
-  return principal;
-}
-
-/**
- * The bearer token of the request and its kind, or undefined without an Authorization header.
- * Throws 401 for a malformed one, and — without looking it up — for one whose kind is not in `accept`.
- */
-function presented(event: H3Event, accept?: readonly Principal["kind"][]): { kind: TokenKind | undefined; token: string } | undefined {
+): Principal | undefined | Promise<Principal | undefined> {
   const header = event.req.headers.get("authorization");
   if (header === null) return undefined;
   const token = parseBearer(header);
@@ -65,46 +56,33 @@ function presented(event: H3Event, accept?: readonly Principal["kind"][]): { kin
   const kind = tokenKind(token);
   const principalKind = kind && PRINCIPAL_OF[kind];
   if (accept && !(principalKind && accept.includes(principalKind))) throw unauthorized();
-  return { kind, token };
+  const hash = hashToken(token);
+  if (kind === "api_key") {
+    const key = cachedWorkspaceKey(service, hash, workspace);
+    if (key) return keyPrincipal(event, service, key);
+  }
+  return lookUp(event, service, workspace, kind, hash).then((principal) => {
+    // Kept for the request log (who asked), never the credential itself.
+    event.context.principal = principal;
+    return principal;
+  });
 }
 
-/**
- * Synchronously, the principal of an API key found current in the key cache (services/key-cache.ts),
- * else undefined: then `authenticate` decides, as for any other credential. The key check of a
- * cached read costs no promise.
- */
-export function cachedKeyPrincipal(
-  event: H3Event,
-  service: ServiceContext,
-  workspace: TenantWorkspace,
-  accept?: readonly Principal["kind"][],
-): Principal | undefined {
-  const credential = presented(event, accept);
-  if (credential?.kind !== "api_key") return undefined;
-  const key = cachedWorkspaceKey(service, hashToken(credential.token), workspace);
-  if (!key) return undefined;
+/** The principal of an active key of the workspace, its use recorded. */
+function keyPrincipal(event: H3Event, service: ServiceContext, key: WorkspaceKey): Principal {
   recordKeyUse(service, key.credential, service.now());
   event.context.principal = key.principal;
   return key.principal;
 }
 
-async function principalOf(
-  event: H3Event,
-  service: ServiceContext,
-  workspace: TenantWorkspace,
-  accept?: readonly Principal["kind"][],
-): Promise<Principal | undefined> {
-  const credential = presented(event, accept);
-  if (!credential) return undefined;
-  const { kind } = credential;
-  const hash = hashToken(credential.token);
+/** A credential not in the key cache, looked up by its hash: the principal, or 401. */
+async function lookUp(event: H3Event, service: ServiceContext, workspace: TenantWorkspace, kind: TokenKind | undefined, hash: string): Promise<Principal> {
   const now = service.now();
   switch (kind) {
     case "api_key": {
-      const key = cachedWorkspaceKey(service, hash, workspace) ?? (await findWorkspaceKey(service, hash, workspace));
+      const key = await loadWorkspaceKey(service, hash, workspace);
       if (!key) throw unauthorized();
-      recordKeyUse(service, key.credential, now);
-      return key.principal;
+      return keyPrincipal(event, service, key);
     }
     case "dashboard_access": {
       const session = await findDashboardToken(service, hash);

@@ -10,7 +10,7 @@
 import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
 import { defineRoutes, type RouteContext } from "../route.js";
-import { authenticate, cachedKeyPrincipal } from "../middleware/auth.js";
+import { authenticate } from "../middleware/auth.js";
 import type { StoredCollection } from "../../services/collections.js";
 import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
 import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
@@ -78,7 +78,7 @@ async function cached(
   const readable = assertReadable(event, ctx, collection);
   if (readable) await readable;
   // Read at most once, and only when an expansion into a non-public collection needs it.
-  let who: Promise<Principal | undefined> | undefined;
+  let who: Principal | undefined | Promise<Principal | undefined>;
   const principal = () => (who ??= authenticate(event, service, workspace, ["key", "account"]));
   const checkExpand: ExpandCheck = (target) => assertCanExpand(service, collection, target, principal);
   for (const target of hit?.expanded ?? []) await checkExpand(target);
@@ -108,8 +108,6 @@ async function cached(
  */
 function assertReadable(event: H3Event, { service, workspace }: RouteContext, collection: StoredCollection): Promise<void> | undefined {
   if (collection.access === "public") return undefined;
-  const kinds = readerKinds(collection);
-  const key = cachedKeyPrincipal(event, service, workspace, kinds);
-  if (key) return assertCanRead(service, collection, key);
-  return authenticate(event, service, workspace, kinds).then((principal) => assertCanRead(service, collection, principal));
+  const principal = authenticate(event, service, workspace, readerKinds(collection));
+  return principal instanceof Promise ? principal.then((p) => assertCanRead(service, collection, p)) : assertCanRead(service, collection, principal);
 }
