@@ -1,6 +1,6 @@
 /**
  * The delivery list read as JSON text (DESIGN §6): each published entry's delivery JSON is
- * rendered once and stored (storage/entry-deliveries.ts, migration 013), so a page is the stored
+ * rendered once and stored (storage/entry-deliveries.ts, migrations 013 and 015), so a page is the stored
  * bodies joined, byte for byte what serializing `listEntries` gives. A body is tied to the
  * collection's shape (its fields' names and types, in order): renaming, adding, removing or
  * reordering a field makes every stored body of the collection unused at once, with no mass

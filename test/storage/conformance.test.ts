@@ -10,7 +10,7 @@ import { createWorkspaceRepo } from "../../src/storage/workspaces.js";
 import type { Sql } from "../../src/storage/sql.js";
 import { createTestDatabase, drivers, type DriverName, type TestDatabase } from "../helpers/database.js";
 import { availableSqliteDrivers, type SqliteDriverName } from "../../src/storage/sqlite-drivers.js";
-import { openSqlite } from "../../src/storage/sqlite.js";
+import { PAGE_SIZE, openSqlite } from "../../src/storage/sqlite.js";
 
 // Every SQLite engine this runtime offers, and PostgreSQL when configured.
 const targets: [string, DriverName, SqliteDriverName | undefined][] = [
@@ -66,6 +66,38 @@ describe.each(targets)("storage on %s", (_name, driver, engine) => {
     expect(await ws.count()).toBe(1);
     const row = await sql.get<{ identity: number; n: number }>("SELECT identity, (SELECT COUNT(*) FROM workspaces) AS n FROM workspaces");
     expect(row).toEqual({ identity: 1, n: 1 });
+  });
+
+  it.runIf(driver === "sqlite")("creates a new SQLite file with 2 KiB pages and keeps an existing file's page size", async () => {
+    db = await createTestDatabase(driver);
+    const sql = await connect();
+    await migrate(sql);
+    expect((await sql.get<{ page_size: number }>("PRAGMA page_size"))?.page_size).toBe(PAGE_SIZE);
+    await sql.close();
+    open.splice(open.indexOf(sql), 1);
+
+    // A database made before (SQLite's default 4096) is opened as it is, and works.
+    const older = await createTestDatabase(driver);
+    try {
+      const raw = await openSqlite(older.url, engine);
+      await migrate(raw);
+      await raw.exec("PRAGMA journal_mode = DELETE");
+      await raw.exec("PRAGMA page_size = 4096");
+      await raw.exec("VACUUM");
+      await raw.close();
+      const reopened = await openSqlite(older.url, engine);
+      try {
+        expect(await migrate(reopened)).toEqual([]);
+        expect((await reopened.get<{ page_size: number }>("PRAGMA page_size"))?.page_size).toBe(4096);
+        expect((await reopened.get<{ journal_mode: string }>("PRAGMA journal_mode"))?.journal_mode).toBe("wal");
+        await createWorkspaceRepo(reopened).create({ slug: "old", hosts: ["old.example.com"] });
+        expect(await createWorkspaceRepo(reopened).count()).toBe(1);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await older.cleanup();
+    }
   });
 
   it("reports unique violations recognisably", async () => {

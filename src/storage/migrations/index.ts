@@ -16,6 +16,7 @@ import { webhookDeliveries } from "./011-webhook-deliveries.js";
 import { credentialsVersions } from "./012-credentials-versions.js";
 import { entryDeliveries } from "./013-entry-deliveries.js";
 import { versionPush } from "./014-version-push.js";
+import { deliveryRowids } from "./015-delivery-rowids.js";
 
 export interface Migration {
   id: number;
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   { id: 12, name: "credentials-versions", sql: credentialsVersions },
   { id: 13, name: "entry-deliveries", sql: entryDeliveries },
   { id: 14, name: "version-push", sql: versionPush },
+  { id: 15, name: "delivery-rowids", sql: deliveryRowids },
 ];
