@@ -2,9 +2,10 @@
  * SQLite only: stored delivery JSON moves to a table keyed by the entry's rowid. As a
  * `WITHOUT ROWID` table (migration 013) each row was a b-tree key, kept whole on its page only up
  * to ~1,000 bytes (4 KiB pages): a longer body overflowed, and every search through such keys read
- * the overflow pages, so a list of ~1 KB entries read ten times slower than one of 400-byte
- * entries (docs/benchmarks.md). In a rowid table a row stays on its page up to ~4,000 bytes and
- * the list joins it by the integer its covering index already holds.
+ * the overflow pages; the page statement of entries of ~1.3 KB took five times as long as that of
+ * 400-byte entries (docs/benchmarks.md). In a rowid table a row stays on its page up to nearly the
+ * page size, a longer one costs one overflow page when it is read, and the list joins it by the
+ * integer its covering index already holds.
  *
  * `entry_rowid` is the rowid the entry had when its body was stored. An entry's rowid is not an
  * alias column, so VACUUM may renumber it: the join also requires `entry_id`, and a change to an
