@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { createConsola } from "consola";
 import { seedWorkspace } from "./lib/seed.mjs";
 import { createNaiveApp } from "./lib/naive-app.mjs";
-import { median } from "./lib/util.mjs";
+import { cpuRounds } from "./lib/util.mjs";
 import { bustingSort } from "./lib/load.mjs";
 
 const { values: args } = parseArgs({
@@ -62,18 +62,8 @@ try {
     const res = await t.call();
     const body = await res.text();
     if (res.status !== 200 || JSON.parse(body).data.length !== 20) throw new Error(`${t.name}: ${res.status} ${body.slice(0, 200)}`);
-    t.us = [];
-    for (let j = 0; j < perBatch; j++) await (await t.call()).text(); // warm-up
   }
-  for (let r = 0; r < Number(args.rounds); r++) {
-    for (const t of measured) {
-      const c0 = process.cpuUsage();
-      for (let j = 0; j < perBatch; j++) await (await t.call()).text();
-      const c = process.cpuUsage(c0);
-      t.us.push((c.user + c.system) / perBatch);
-    }
-  }
-  for (const t of measured) console.log(`${t.name.padEnd(40)} ${median(t.us).toFixed(1).padStart(7)} µs/request  (runs: ${t.us.map((u) => u.toFixed(0)).join(" ")})`);
+  await cpuRounds(measured.map((t) => ({ name: t.name, call: async () => (await t.call()).text() })), { rounds: Number(args.rounds), perBatch });
 } finally {
   for (const t of targets) await t.close?.();
   rmSync(tmp, { recursive: true, force: true });

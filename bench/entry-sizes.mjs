@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createConsola } from "consola";
 import { seedWorkspace } from "./lib/seed.mjs";
-import { median } from "./lib/util.mjs";
+import { cpuRounds } from "./lib/util.mjs";
 import { bustingSort } from "./lib/load.mjs";
 
 const { values: args } = parseArgs({
@@ -56,19 +56,10 @@ try {
       await new Promise((r) => setTimeout(r, 200));
       const sample = JSON.parse(await read(svc, `http://${host}/api/v1/posts?limit=20`)).data;
       const bytes = Math.round(sample.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)), 0) / sample.length);
-      targets.push({ name: `${dir}, entries of ~${bytes} B`, svc, call: () => read(svc, `http://${host}/api/v1/posts?limit=20&${bustingSort(++k % 65_536)}`), us: [] });
+      targets.push({ name: `${dir}, entries of ~${bytes} B`, svc, call: () => read(svc, `http://${host}/api/v1/posts?limit=20&${bustingSort(++k % 65_536)}`) });
     }
   }
-  for (const t of targets) for (let j = 0; j < perBatch; j++) await t.call(); // warm-up
-  for (let r = 0; r < Number(args.rounds); r++) {
-    for (const t of targets) {
-      const c0 = process.cpuUsage();
-      for (let j = 0; j < perBatch; j++) await t.call();
-      const c = process.cpuUsage(c0);
-      t.us.push((c.user + c.system) / perBatch);
-    }
-  }
-  for (const t of targets) console.log(`${t.name.padEnd(44)} ${median(t.us).toFixed(0).padStart(6)} µs/request  (runs: ${t.us.map((u) => u.toFixed(0)).join(" ")})`);
+  await cpuRounds(targets, { rounds: Number(args.rounds), perBatch });
 } finally {
   for (const t of targets) await t.svc.close();
   rmSync(tmp, { recursive: true, force: true });

@@ -15,6 +15,28 @@ export function median(values) {
   return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
 }
 
+/**
+ * In-process CPU per call, targets interleaved: one warm-up batch each, then `rounds` rounds of a
+ * batch of `perBatch` awaited `call()`s per target, so drift hits all alike. Sets `t.us` (µs per
+ * call, one per round) and prints each target's median.
+ */
+export async function cpuRounds(targets, { rounds, perBatch }) {
+  for (const t of targets) {
+    t.us = [];
+    for (let j = 0; j < perBatch; j++) await t.call();
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const t of targets) {
+      const c0 = process.cpuUsage();
+      for (let j = 0; j < perBatch; j++) await t.call();
+      const c = process.cpuUsage(c0);
+      t.us.push((c.user + c.system) / perBatch);
+    }
+  }
+  const width = Math.max(...targets.map((t) => t.name.length)) + 2;
+  for (const t of targets) console.log(`${t.name.padEnd(width)} ${median(t.us).toFixed(1).padStart(7)} µs/request  (runs: ${t.us.map((u) => u.toFixed(0)).join(" ")})`);
+}
+
 /** Nearest-rank percentile (p in 0..100) of numbers. */
 export function percentile(values, p) {
   const xs = [...values].sort((a, b) => a - b);

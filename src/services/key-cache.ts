@@ -21,7 +21,7 @@ export interface WorkspaceKey {
   principal: Readonly<Extract<Principal, { kind: "key" }>>;
 }
 
-type Entry = WorkspaceKey & { workspaceId: string; version: number };
+type Entry = WorkspaceKey & { version: number };
 
 /** Bounded: beyond this many keys the least recently used is read again from the database. */
 const MAX_KEYS = 10_000;
@@ -40,7 +40,7 @@ const withPrincipal = (credential: KeyCredential): WorkspaceKey => ({
 export function cachedWorkspaceKey(ctx: ServiceContext, hash: string, workspace: { id: string; credentialsVersion?: number }): WorkspaceKey | undefined {
   if (workspace.credentialsVersion === undefined) return undefined;
   const hit = repo(ctx, createKeyCache).get(hash);
-  return hit && hit.version === workspace.credentialsVersion && hit.workspaceId === workspace.id ? hit : undefined;
+  return hit && hit.version === workspace.credentialsVersion && hit.credential.workspaceId === workspace.id ? hit : undefined;
 }
 
 /**
@@ -62,7 +62,7 @@ export async function loadWorkspaceKey(
   }
   if (key.workspaceId !== workspace.id) return undefined;
   if (version === undefined) return withPrincipal(key);
-  const entry: Entry = { ...withPrincipal(key), workspaceId: key.workspaceId, version };
+  const entry: Entry = { ...withPrincipal(key), version };
   cache.set(hash, entry);
   return entry;
 }

@@ -57,32 +57,31 @@ export function authenticate(
   const principalKind = kind && PRINCIPAL_OF[kind];
   if (accept && !(principalKind && accept.includes(principalKind))) throw unauthorized();
   const hash = hashToken(token);
-  if (kind === "api_key") {
-    const key = cachedWorkspaceKey(service, hash, workspace);
-    if (key) return keyPrincipal(event, service, key);
-  }
-  return lookUp(event, service, workspace, kind, hash).then((principal) => {
-    // Kept for the request log (who asked), never the credential itself.
-    event.context.principal = principal;
-    return principal;
-  });
+  const cached = kind === "api_key" ? cachedWorkspaceKey(service, hash, workspace) : undefined;
+  if (cached) return remember(event, keyPrincipal(service, cached));
+  return lookUp(service, workspace, kind, hash).then((principal) => remember(event, principal));
+}
+
+/** Keeps the principal for the request log (who asked), never the credential itself. */
+function remember(event: H3Event, principal: Principal): Principal {
+  event.context.principal = principal;
+  return principal;
 }
 
 /** The principal of an active key of the workspace, its use recorded. */
-function keyPrincipal(event: H3Event, service: ServiceContext, key: WorkspaceKey): Principal {
+function keyPrincipal(service: ServiceContext, key: WorkspaceKey): Principal {
   recordKeyUse(service, key.credential, service.now());
-  event.context.principal = key.principal;
   return key.principal;
 }
 
 /** A credential not in the key cache, looked up by its hash: the principal, or 401. */
-async function lookUp(event: H3Event, service: ServiceContext, workspace: TenantWorkspace, kind: TokenKind | undefined, hash: string): Promise<Principal> {
+async function lookUp(service: ServiceContext, workspace: TenantWorkspace, kind: TokenKind | undefined, hash: string): Promise<Principal> {
   const now = service.now();
   switch (kind) {
     case "api_key": {
       const key = await loadWorkspaceKey(service, hash, workspace);
       if (!key) throw unauthorized();
-      return keyPrincipal(event, service, key);
+      return keyPrincipal(service, key);
     }
     case "dashboard_access": {
       const session = await findDashboardToken(service, hash);
