@@ -1,6 +1,6 @@
 /**
- * Reading a site deploy archive (tar, or tar compressed once with gzip) into memory with strict
- * checks: regular files and directories only (no symlinks, hardlinks, devices or FIFOs), no
+ * Reading a site deploy archive (tar, or tar compressed once with gzip) as it streams in, with
+ * strict checks: regular files and directories only (no symlinks, hardlinks, devices or FIFOs), no
  * absolute paths or `..` segments, and caps on the entry count, each file's size and the total.
  *
  * Decompression bombs: at most one gzip layer is inflated, by zlib's asynchronous stream (in the
@@ -8,19 +8,20 @@
  * payload that is still compressed after that layer is refused before the parser sees it (the
  * `tar` parser would otherwise inflate gzip or zstd itself, synchronously and uncapped). The parser
  * is fed small chunks with a turn of the event loop between them, so a deploy never holds the
- * process for long.
+ * process for long. Memory: one file at a time (each file's bytes are handed on before the next
+ * is read), never the whole archive, inflated or not.
  */
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { createGunzip } from "node:zlib";
 import type { ReadEntry } from "tar";
-import { badRequest, ServiceError } from "../core/errors.js";
+import { badRequest, isServiceError, payloadTooLarge, ServiceError } from "../core/errors.js";
 import { archiveEntryPath } from "../core/site-paths.js";
 
-/** Limits of {@link extractSiteArchive}. */
+/** Limits of {@link unpackSiteArchive}. */
 export interface ArchiveLimits {
-  /** Largest sum of file sizes, bytes (the service's uploadLimit). */
+  /** Largest sum of file sizes, and largest archive as sent, bytes (the service's uploadLimit). */
   maxBytes: number;
   /** Most entries of any kind (files and directories). Default 10,000. */
   maxEntries?: number;
@@ -58,23 +59,29 @@ const tooLarge = (message: string, details: Record<string, unknown>) => new Serv
 const compressedWith = (bytes: Uint8Array) => COMPRESSED.find(([, magic]) => magic.every((b, i) => bytes[i] === b))?.[0];
 
 /**
- * The archive's files by normalised path (later entries replace earlier ones, as tar does).
- * Throws 400 naming the first bad entry, 413 past a cap, 415 for a payload compressed twice or
- * with anything but gzip.
+ * Unpacks a tar(.gz) stream, handing each file to `onFile` as soon as it is read, and waits for
+ * `onFile` before reading on: only the file being read (at most `maxFileBytes`) and what `onFile`
+ * keeps are in memory, never the whole archive. A path seen twice is handed over twice (the later
+ * one wins, as in tar). Throws 400 naming the first bad entry, 413 past a cap (the compressed
+ * bytes count against `maxBytes` too), 415 for a payload compressed twice or with anything but gzip.
+ * Answers the number of files handed over.
  *
  * @example
- * const files = await extractSiteArchive(tgzBytes, { maxBytes: 50 * 1024 * 1024 });
- * files.get("index.html"); // { bytes, sha256 }
+ * await unpackSiteArchive(request.body, { maxBytes: 50 * 1024 * 1024 }, async (path, file) => store(path, file));
  */
-export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLimits): Promise<Map<string, ArchiveFile>> {
+export async function unpackSiteArchive(
+  archive: Uint8Array | AsyncIterable<Uint8Array>,
+  limits: ArchiveLimits,
+  onFile: (path: string, file: ArchiveFile) => Promise<void> | void,
+): Promise<number> {
   const maxEntries = limits.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const maxFileBytes = limits.maxFileBytes ?? Math.min(limits.maxBytes, DEFAULT_MAX_FILE_BYTES);
   // Headers and block padding take at most ~1.5 KiB per entry beyond the file bytes.
   const tarCap = limits.maxBytes + maxEntries * 1536 + 1024 * 1024;
-  const outer = compressedWith(archive);
-  if (outer && outer !== "gzip") throw unsupported(`Archive is compressed with ${outer}; send a tar, or a tar compressed with gzip`);
 
-  const files = new Map<string, ArchiveFile>();
+  const sizes = new Map<string, number>();
+  const ready: [string, ArchiveFile][] = [];
+  let handed = 0;
   let entries = 0;
   let total = 0;
   let failure: Error | undefined;
@@ -104,15 +111,18 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
     if (entry.size > maxFileBytes) {
       return fail(tooLarge(`Archive entry ${JSON.stringify(entry.path)} is larger than the per-file limit of ${maxFileBytes} bytes`, { entry: entry.path, limit: maxFileBytes }), entry);
     }
-    total += entry.size - (files.get(path)?.bytes.byteLength ?? 0);
+    total += entry.size - (sizes.get(path) ?? 0);
+    sizes.set(path, entry.size);
     if (total > limits.maxBytes) return fail(tooLarge(`Archive files add up to more than the limit of ${limits.maxBytes} bytes`, { limit: limits.maxBytes }), entry);
-    const chunks: Buffer[] = [];
+    // The header states the size: one buffer of exactly that, filled as the data arrives.
+    const bytes = Buffer.allocUnsafe(entry.size);
+    let filled = 0;
     const hash = createHash("sha256");
     entry.on("data", (chunk: Buffer) => {
       hash.update(chunk);
-      chunks.push(chunk);
+      filled += chunk.copy(bytes, filled);
     });
-    entry.on("end", () => void files.set(path, { bytes: Buffer.concat(chunks), sha256: hash.digest("hex") }));
+    entry.on("end", () => void ready.push([path, { bytes: bytes.subarray(0, filled), sha256: hash.digest("hex") }]));
   });
   const done = new Promise<void>((resolve, reject) => {
     parser.on("error", (error: Error) => {
@@ -126,10 +136,17 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
   // quadratic): whatever follows is padding, so feeding stops there.
   let eof = false;
   parser.on("eof", () => (eof = true));
+  const drain = async () => {
+    for (let next = ready.shift(); next; next = ready.shift()) {
+      handed++;
+      await onFile(...next);
+    }
+  };
 
+  const { outer, chunks } = await openArchive(archive, limits.maxBytes);
   let seen = 0;
   let head: Buffer | undefined = Buffer.alloc(0);
-  for await (const chunk of outer ? inflate(archive) : slices(archive)) {
+  for await (const chunk of chunks) {
     if (failure || eof) break;
     seen += chunk.byteLength;
     if (seen > tarCap) throw tooLarge(`Archive expands to more than the limit of ${limits.maxBytes} bytes`, { limit: limits.maxBytes });
@@ -141,6 +158,8 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
       parser.write(head);
       head = undefined;
     } else parser.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    // Waiting for the consumer is the backpressure: nothing more is inflated meanwhile.
+    await drain();
     await nextTurn();
   }
   if (failure) throw failure;
@@ -150,7 +169,8 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
   }
   parser.end();
   await done;
-  return files;
+  await drain();
+  return handed;
 }
 
 const unsupported = (message: string) => new ServiceError(415, "unsupported_media_type", message);
@@ -169,14 +189,49 @@ function* slices(bytes: Uint8Array): Generator<Uint8Array> {
   for (let i = 0; i < bytes.byteLength; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
 }
 
-/** The gunzipped bytes, as zlib's stream hands them out (asynchronously, in the thread pool). */
-async function* inflate(archive: Uint8Array): AsyncGenerator<Uint8Array> {
-  const gunzip = Readable.from(slices(archive)).pipe(createGunzip());
+/**
+ * The archive's tar bytes: the body as it arrives, counted against `limit` (413 past it), inflated
+ * by zlib's stream (asynchronously, in the thread pool) when it starts with gzip's magic; `outer`
+ * names that layer, for the inner check.
+ */
+async function openArchive(archive: Uint8Array | AsyncIterable<Uint8Array>, limit: number) {
+  const source = counted(archive instanceof Uint8Array ? slices(archive) : archive, limit);
+  // The first bytes decide: read until the longest magic fits (or the body ends).
+  let head = Buffer.alloc(0);
+  let ended = false;
+  while (!ended && head.byteLength < 8) {
+    const next = await source.next();
+    if (next.done) ended = true;
+    else head = Buffer.concat([head, next.value]);
+  }
+  const outer = compressedWith(head);
+  if (outer && outer !== "gzip") throw unsupported(`Archive is compressed with ${outer}; send a tar, or a tar compressed with gzip`);
+  async function* whole(): AsyncGenerator<Uint8Array> {
+    if (head.byteLength > 0) yield head;
+    if (!ended) yield* { [Symbol.asyncIterator]: () => source };
+  }
+  return { outer, chunks: outer ? gunzipped(whole()) : whole() };
+}
+
+async function* gunzipped(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const gunzip = createGunzip();
+  // pipeline hands a failure of the body (413, a dropped connection) on to the loop below.
+  pipeline(Readable.from(source), gunzip, () => {});
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (error) {
+    if (isServiceError(error)) throw error;
     throw badRequest(`Body is not a valid gzip stream: ${(error as Error).message}`);
   } finally {
     gunzip.destroy();
+  }
+}
+
+async function* counted(source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of source) {
+    size += chunk.byteLength;
+    if (size > limit) throw payloadTooLarge(limit);
+    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   }
 }
