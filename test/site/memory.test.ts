@@ -64,7 +64,7 @@ describe.runIf(built).each(drivers)("deploy memory on %s", (driver) => {
   const deploy = (i: number, body: Uint8Array) =>
     requestAt(`http://127.0.0.1:${child.port}`, "/api/dashboard/site/deploys", {
       method: "POST",
-      body,
+      body: body as BodyInit,
       token: owners[i],
       host: `w${i}.localhost`,
       headers: { "content-type": "application/gzip" },
