@@ -3,8 +3,8 @@
  * strict checks: regular files and directories only (no symlinks, hardlinks, devices or FIFOs), no
  * absolute paths or `..` segments, and caps on the entry count, each file's size and the total.
  *
- * Decompression bombs: at most one gzip layer is inflated, by zlib's asynchronous stream (in the
- * thread pool), and every inflated byte that reaches the tar parser is counted against the cap. A
+ * Decompression bombs: at most one gzip layer is inflated (archive-layers.ts), and every inflated
+ * byte that reaches the tar parser is counted against the cap. A
  * payload that is still compressed after that layer is refused before the parser sees it (the
  * `tar` parser would otherwise inflate gzip or zstd itself, synchronously and uncapped). The parser
  * is fed small chunks with a turn of the event loop between them, so a deploy never holds the
@@ -12,12 +12,11 @@
  * is read), never the whole archive, inflated or not.
  */
 import { createHash } from "node:crypto";
-import { pipeline, Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { createGunzip } from "node:zlib";
 import type { ReadEntry } from "tar";
-import { badRequest, isServiceError, payloadTooLarge, ServiceError } from "../core/errors.js";
+import { badRequest, ServiceError } from "../core/errors.js";
 import { archiveEntryPath } from "../core/site-paths.js";
+import { checkInner, openArchive } from "./archive-layers.js";
 
 /** Limits of {@link unpackSiteArchive}. */
 export interface ArchiveLimits {
@@ -37,7 +36,6 @@ export interface ArchiveFile {
 
 export const DEFAULT_MAX_ENTRIES = 10_000;
 export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
-const CHUNK = 64 * 1024;
 
 const FILE_TYPES = new Set(["File", "OldFile", "ContiguousFile"]);
 const DIRECTORY_TYPES = new Set(["Directory", "GNUDumpDir"]);
@@ -48,15 +46,8 @@ const REFUSED_TYPES: Record<string, string> = {
   BlockDevice: "device files are not allowed",
   FIFO: "FIFOs are not allowed",
 };
-const COMPRESSED: [string, number[]][] = [
-  ["gzip", [0x1f, 0x8b]],
-  ["zstd", [0x28, 0xb5, 0x2f, 0xfd]],
-  ["bzip2", [0x42, 0x5a, 0x68]],
-  ["xz", [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]],
-];
 
 const tooLarge = (message: string, details: Record<string, unknown>) => new ServiceError(413, "payload_too_large", message, details);
-const compressedWith = (bytes: Uint8Array) => COMPRESSED.find(([, magic]) => magic.every((b, i) => bytes[i] === b))?.[0];
 
 /**
  * Unpacks a tar(.gz) stream, handing each file to `onFile` as soon as it is read, and waits for
@@ -171,67 +162,4 @@ export async function unpackSiteArchive(
   await done;
   await drain();
   return handed;
-}
-
-const unsupported = (message: string) => new ServiceError(415, "unsupported_media_type", message);
-
-function checkInner(head: Uint8Array, outer: string | undefined): void {
-  const inner = compressedWith(head);
-  if (!inner) return;
-  throw unsupported(
-    outer
-      ? `Archive is compressed twice (${inner} inside ${outer}); send a tar compressed with gzip at most once`
-      : `Archive is compressed with ${inner}; send a tar, or a tar compressed with gzip`,
-  );
-}
-
-function* slices(bytes: Uint8Array): Generator<Uint8Array> {
-  for (let i = 0; i < bytes.byteLength; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
-}
-
-/**
- * The archive's tar bytes: the body as it arrives, counted against `limit` (413 past it), inflated
- * by zlib's stream (asynchronously, in the thread pool) when it starts with gzip's magic; `outer`
- * names that layer, for the inner check.
- */
-async function openArchive(archive: Uint8Array | AsyncIterable<Uint8Array>, limit: number) {
-  const source = counted(archive instanceof Uint8Array ? slices(archive) : archive, limit);
-  // The first bytes decide: read until the longest magic fits (or the body ends).
-  let head = Buffer.alloc(0);
-  let ended = false;
-  while (!ended && head.byteLength < 8) {
-    const next = await source.next();
-    if (next.done) ended = true;
-    else head = Buffer.concat([head, next.value]);
-  }
-  const outer = compressedWith(head);
-  if (outer && outer !== "gzip") throw unsupported(`Archive is compressed with ${outer}; send a tar, or a tar compressed with gzip`);
-  async function* whole(): AsyncGenerator<Uint8Array> {
-    if (head.byteLength > 0) yield head;
-    if (!ended) yield* { [Symbol.asyncIterator]: () => source };
-  }
-  return { outer, chunks: outer ? gunzipped(whole()) : whole() };
-}
-
-async function* gunzipped(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const gunzip = createGunzip();
-  // pipeline hands a failure of the body (413, a dropped connection) on to the loop below.
-  pipeline(Readable.from(source), gunzip, () => {});
-  try {
-    for await (const chunk of gunzip) yield chunk as Buffer;
-  } catch (error) {
-    if (isServiceError(error)) throw error;
-    throw badRequest(`Body is not a valid gzip stream: ${(error as Error).message}`);
-  } finally {
-    gunzip.destroy();
-  }
-}
-
-async function* counted(source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): AsyncGenerator<Buffer> {
-  let size = 0;
-  for await (const chunk of source) {
-    size += chunk.byteLength;
-    if (size > limit) throw payloadTooLarge(limit);
-    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  }
 }
