@@ -80,9 +80,10 @@ export function createSiteWriter(ctx: ServiceContext, workspaceId: string): Site
     },
     async finish() {
       await flush();
-      // A path the archive held twice keeps its last content only (as tar does).
-      const blobs = new Map(Object.values(manifest).map((f) => [f.sha256, f.size]));
-      return { manifest, blobs, size: Object.values(manifest).reduce((sum, f) => sum + f.size, 0) };
+      // Paths in order, whatever the archive's; a path it held twice keeps its last content (as tar does).
+      const sorted: Manifest = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : 1)));
+      const files = Object.values(sorted);
+      return { manifest: sorted, blobs: new Map(files.map((f) => [f.sha256, f.size])), size: files.reduce((sum, f) => sum + f.size, 0) };
     },
     async discard(lease) {
       pending.clear();
