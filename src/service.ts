@@ -54,6 +54,15 @@ export interface ServiceOptions {
   siteQuota?: number;
   /** Most archive entries (files and directories) in one site deploy (413 past it). Default 10,000. */
   siteMaxFiles?: number;
+  /**
+   * Site deploys this service unpacks at a time (each holds at most a 4 MiB write batch or one
+   * file in memory); one more is refused with 503 and Retry-After. Default 2.
+   */
+  deployConcurrency?: number;
+  /** Bytes of media assets one workspace may store (413 for an upload that would pass it). Default 1 GiB. */
+  mediaQuota?: number;
+  /** Bytes of files uploaded with form submissions one workspace may store (413 past it). Default 1 GiB. */
+  submissionFileQuota?: number;
   /** Logger; default a consola instance tagged `contentsvc`. */
   logger?: ConsolaInstance;
   /** Webhook delivery tuning for tests and embedders (extra CAs, DNS lookup, clock, timeouts). */
@@ -108,6 +117,9 @@ const optionsSchema = z
     keepDeploys: z.number().int().min(1).optional(),
     siteQuota: z.number().int().positive().optional(),
     siteMaxFiles: z.number().int().positive().optional(),
+    deployConcurrency: z.number().int().positive().optional(),
+    mediaQuota: z.number().int().positive().optional(),
+    submissionFileQuota: z.number().int().positive().optional(),
     logger: z.any().optional(),
     webhooks: z.record(z.string(), z.unknown()).optional(),
     now: z.function().optional(),
@@ -208,6 +220,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         keepDeploys: options.keepDeploys ?? 10,
         siteQuota: options.siteQuota ?? 500 * 1024 * 1024,
         siteMaxFiles: options.siteMaxFiles ?? 10_000,
+        deployConcurrency: options.deployConcurrency ?? 2,
+        mediaQuota: options.mediaQuota ?? 1024 ** 3,
+        submissionFileQuota: options.submissionFileQuota ?? 1024 ** 3,
         passwordParams: options.insecureFastPasswordHashing ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT,
         signInLimits,
         dashboard: options.dashboard ?? true,

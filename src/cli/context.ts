@@ -51,6 +51,9 @@ export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = proce
     keepDeploys: config.keepDeploys,
     siteQuota: config.siteQuota,
     siteMaxFiles: config.siteMaxFiles,
+    deployConcurrency: config.deployConcurrency,
+    mediaQuota: config.mediaQuota,
+    submissionFileQuota: config.submissionFileQuota,
     signInLimits: {
       accountFailures: config.loginAccountFailures,
       addressFailures: config.loginAddressFailures,

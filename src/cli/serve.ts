@@ -27,6 +27,9 @@ interface ServeFlags {
   keepDeploys?: string;
   siteQuota?: string;
   siteMaxFiles?: string;
+  deployConcurrency?: string;
+  mediaQuota?: string;
+  submissionFileQuota?: string;
   loginAccountFailures?: string;
   loginAddressFailures?: string;
   loginBackoffMs?: string;
@@ -43,6 +46,8 @@ interface ServeFlags {
 
 /** The sign-in throttling settings a flag of the same name sets (docs/configuration.md). */
 const LOGIN_KEYS = ["loginAccountFailures", "loginAddressFailures", "loginBackoffMs", "loginMaxBackoffMs", "loginWindowMs"] as const;
+/** The storage bounds a flag of the same name sets. */
+const BOUND_KEYS = ["deployConcurrency", "mediaQuota", "submissionFileQuota"] as const;
 
 export function registerServe(program: Command): void {
   program
@@ -58,6 +63,9 @@ export function registerServe(program: Command): void {
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
     .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
     .option("--site-max-files <n>", "most archive entries in one site deploy [SVC_SITE_MAX_FILES] (default 10000)")
+    .option("--deploy-concurrency <n>", "site deploys one process unpacks at a time; one more gets 503 [SVC_DEPLOY_CONCURRENCY] (default 2)")
+    .option("--media-quota <bytes>", "bytes of media assets per workspace [SVC_MEDIA_QUOTA] (default 1 GiB)")
+    .option("--submission-file-quota <bytes>", "bytes of form submission files per workspace [SVC_SUBMISSION_FILE_QUOTA] (default 1 GiB)")
     .option("--login-account-failures <n>", "failed sign-ins on one account from one address before back-off starts (default 10)")
     .option("--login-address-failures <n>", "failed sign-ins from one address, all accounts together, before back-off starts (default 100)")
     .option("--login-backoff-ms <ms>", "first sign-in back-off, doubled with each further failure (default 1000)")
@@ -70,7 +78,7 @@ export function registerServe(program: Command): void {
     .action(async (opts: ServeFlags, cmd: Command) => {
       const { logger, requestLog } = serveLoggers(parseLogFormat(opts.logFormat), opts.quiet === true);
       const { config } = await commandConfig(cmd, {
-        ...Object.fromEntries(LOGIN_KEYS.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])),
+        ...Object.fromEntries([...LOGIN_KEYS, ...BOUND_KEYS].filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])),
         ...(opts.port !== undefined && { port: opts.port as unknown as number }),
         ...(opts.hostname !== undefined && { hostname: opts.hostname }),
         ...(opts.trustProxy && { trustProxy: true }),

@@ -82,6 +82,37 @@ async function readNodeBody(event: H3Event, req: Readable, limit: number): Promi
   return bytes;
 }
 
+/**
+ * The raw body as chunks, for a consumer that handles it as it arrives (a site deploy): a declared
+ * length over `limit` is refused here, before reading; the chunks are counted as they stream (413
+ * at the first one past `limit`). Nothing is read until the answer is iterated, so a caller may
+ * wait for a lock first with the body still on the socket.
+ */
+export function streamBody(event: H3Event, limit: number): AsyncIterable<Uint8Array> {
+  const declared = Number(event.req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  const source = (event.runtime?.node?.req as AsyncIterable<Uint8Array> | undefined) ?? webChunks(event.req.body);
+  return (async function* () {
+    let size = 0;
+    for await (const chunk of source) {
+      size += chunk.byteLength;
+      if (size > limit) throw payloadTooLarge(limit);
+      yield chunk;
+    }
+    readToEnd.add(event);
+  })();
+}
+
+async function* webChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /** Checks parsed JSON for prototype-polluting keys and absurd nesting. */
 export function assertSafeJson(value: unknown, depth = 0): void {
   if (depth > MAX_JSON_DEPTH) throw badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);

@@ -30,6 +30,12 @@ export interface ResolvedOptions extends StorageOptions {
   siteQuota: number;
   /** Most archive entries (files and directories) in one site deploy. */
   siteMaxFiles: number;
+  /** Site deploys this service unpacks at a time; one more is refused with 503. */
+  deployConcurrency: number;
+  /** Bytes of media assets one workspace may store. */
+  mediaQuota: number;
+  /** Bytes of files uploaded with form submissions one workspace may store. */
+  submissionFileQuota: number;
   /** Sign-in throttling (http/middleware/login-limit.ts). */
   signInLimits: SignInLimits;
   /** Serve the web dashboard at `/_/` on each workspace's dashboard host. */

@@ -17,6 +17,7 @@ import type { ServiceEvent } from "../core/events.js";
 import { publish } from "./bus.js";
 import type { ServiceContext } from "./context.js";
 import { deleteSubmissionBlobs, storeUploads, type Upload } from "./submission-files.js";
+import { assertUploadFits, assertWithinQuota } from "./upload-quota.js";
 
 /** The API shape of a form and its stored form, for callers outside services. */
 export { formView } from "../storage/forms.js";
@@ -152,7 +153,10 @@ export async function submitForm(ctx: ServiceContext, workspaceId: string, slug:
     input.uploads.map((u) => u.field),
   );
   const id = newRowId();
-  const files: SubmissionFile[] = await storeUploads(ctx, workspaceId, id, input.uploads.filter((u) => fileFields.has(u.field)));
+  const uploads = input.uploads.filter((u) => fileFields.has(u.field));
+  const uploaded = uploads.reduce((sum, u) => sum + u.bytes.byteLength, 0);
+  if (uploaded > 0) await assertUploadFits(ctx, workspaceId, "submissions", uploaded);
+  const files: SubmissionFile[] = await storeUploads(ctx, workspaceId, id, uploads);
   const at = new Date(ctx.now()).toISOString();
   const event: ServiceEvent = {
     workspaceId,
@@ -162,11 +166,13 @@ export async function submitForm(ctx: ServiceContext, workspaceId: string, slug:
   const submission = { id, workspaceId, formId: form.id, data, files, submitted_at: at, updated_at: at };
   try {
     const outbox = ctx.outbox;
-    // Durable webhook mode: the event is recorded in the same transaction as the submission.
-    if (outbox) {
+    // Durable webhook mode: the event is recorded in the same transaction as the submission; with
+    // files, the quota is checked again in it, after them.
+    if (outbox || uploaded > 0) {
       await ctx.sql.transaction(async (tx) => {
         await repo(ctx, createSubmissionRepo).insert(submission, tx);
-        await outbox.record(tx, [event]);
+        if (uploaded > 0) await assertWithinQuota(ctx, workspaceId, "submissions", tx);
+        await outbox?.record(tx, [event]);
       });
     } else await repo(ctx, createSubmissionRepo).insert(submission);
   } catch (error) {

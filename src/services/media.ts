@@ -12,13 +12,15 @@ import { sanitizeFilename } from "../core/filenames.js";
 import { repo } from "../storage/context.js";
 import { createMediaRepo, toMediaMeta, type MediaMeta, type MediaPage, type MediaRecord } from "../storage/media.js";
 import type { ServiceContext } from "./context.js";
+import { assertUploadFits, assertWithinQuota } from "./upload-quota.js";
 
 export type { MediaMeta, MediaPage, MediaRecord };
 
 const media = (ctx: ServiceContext) => repo(ctx, createMediaRepo);
 
 /**
- * Stores an upload: 400 when it is empty, 413 past the upload limit; the filename is sanitized, and a missing or generic
+ * Stores an upload: 400 when it is empty, 413 past the upload limit or the workspace's media quota
+ * (services/upload-quota.ts; nothing is kept then); the filename is sanitized, and a missing or generic
  * declared type (`application/octet-stream`) is replaced by the one the name implies. The client's
  * type is only ever echoed as the delivery's header (nosniff).
  */
@@ -33,7 +35,8 @@ export async function uploadMedia(
   const filename = sanitizeFilename(upload.filename);
   const declared = normalizeContentType(upload.contentType);
   const contentType = declared && declared !== OCTET_STREAM ? declared : contentTypeFor(filename);
-  return media(ctx).create(workspaceId, { filename, contentType, bytes: upload.bytes });
+  await assertUploadFits(ctx, workspaceId, "media", upload.bytes.byteLength);
+  return media(ctx).create(workspaceId, { filename, contentType, bytes: upload.bytes }, (tx) => assertWithinQuota(ctx, workspaceId, "media", tx));
 }
 
 /** One page of assets, newest first, with the total. */

@@ -1,26 +1,26 @@
 /**
- * Reading a site deploy archive (tar, or tar compressed once with gzip) into memory with strict
- * checks: regular files and directories only (no symlinks, hardlinks, devices or FIFOs), no
+ * Reading a site deploy archive (tar, or tar compressed once with gzip) as it streams in, with
+ * strict checks: regular files and directories only (no symlinks, hardlinks, devices or FIFOs), no
  * absolute paths or `..` segments, and caps on the entry count, each file's size and the total.
  *
- * Decompression bombs: at most one gzip layer is inflated, by zlib's asynchronous stream (in the
- * thread pool), and every inflated byte that reaches the tar parser is counted against the cap. A
+ * Decompression bombs: at most one gzip layer is inflated (archive-layers.ts), and every inflated
+ * byte that reaches the tar parser is counted against the cap. A
  * payload that is still compressed after that layer is refused before the parser sees it (the
  * `tar` parser would otherwise inflate gzip or zstd itself, synchronously and uncapped). The parser
  * is fed small chunks with a turn of the event loop between them, so a deploy never holds the
- * process for long.
+ * process for long. Memory: one file at a time (each file's bytes are handed on before the next
+ * is read), never the whole archive, inflated or not.
  */
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { createGunzip } from "node:zlib";
 import type { ReadEntry } from "tar";
 import { badRequest, ServiceError } from "../core/errors.js";
 import { archiveEntryPath } from "../core/site-paths.js";
+import { checkInner, openArchive } from "./archive-layers.js";
 
-/** Limits of {@link extractSiteArchive}. */
+/** Limits of {@link unpackSiteArchive}. */
 export interface ArchiveLimits {
-  /** Largest sum of file sizes, bytes (the service's uploadLimit). */
+  /** Largest sum of file sizes, and largest archive as sent, bytes (the service's uploadLimit). */
   maxBytes: number;
   /** Most entries of any kind (files and directories). Default 10,000. */
   maxEntries?: number;
@@ -36,7 +36,6 @@ export interface ArchiveFile {
 
 export const DEFAULT_MAX_ENTRIES = 10_000;
 export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
-const CHUNK = 64 * 1024;
 
 const FILE_TYPES = new Set(["File", "OldFile", "ContiguousFile"]);
 const DIRECTORY_TYPES = new Set(["Directory", "GNUDumpDir"]);
@@ -47,34 +46,33 @@ const REFUSED_TYPES: Record<string, string> = {
   BlockDevice: "device files are not allowed",
   FIFO: "FIFOs are not allowed",
 };
-const COMPRESSED: [string, number[]][] = [
-  ["gzip", [0x1f, 0x8b]],
-  ["zstd", [0x28, 0xb5, 0x2f, 0xfd]],
-  ["bzip2", [0x42, 0x5a, 0x68]],
-  ["xz", [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]],
-];
 
 const tooLarge = (message: string, details: Record<string, unknown>) => new ServiceError(413, "payload_too_large", message, details);
-const compressedWith = (bytes: Uint8Array) => COMPRESSED.find(([, magic]) => magic.every((b, i) => bytes[i] === b))?.[0];
 
 /**
- * The archive's files by normalised path (later entries replace earlier ones, as tar does).
- * Throws 400 naming the first bad entry, 413 past a cap, 415 for a payload compressed twice or
- * with anything but gzip.
+ * Unpacks a tar(.gz) stream, handing each file to `onFile` as soon as it is read, and waits for
+ * `onFile` before reading on: only the file being read (at most `maxFileBytes`) and what `onFile`
+ * keeps are in memory, never the whole archive. A path seen twice is handed over twice (the later
+ * one wins, as in tar). Throws 400 naming the first bad entry, 413 past a cap (the compressed
+ * bytes count against `maxBytes` too), 415 for a payload compressed twice or with anything but gzip.
+ * Answers the number of files handed over.
  *
  * @example
- * const files = await extractSiteArchive(tgzBytes, { maxBytes: 50 * 1024 * 1024 });
- * files.get("index.html"); // { bytes, sha256 }
+ * await unpackSiteArchive(request.body, { maxBytes: 50 * 1024 * 1024 }, async (path, file) => store(path, file));
  */
-export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLimits): Promise<Map<string, ArchiveFile>> {
+export async function unpackSiteArchive(
+  archive: Uint8Array | AsyncIterable<Uint8Array>,
+  limits: ArchiveLimits,
+  onFile: (path: string, file: ArchiveFile) => Promise<void> | void,
+): Promise<number> {
   const maxEntries = limits.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const maxFileBytes = limits.maxFileBytes ?? Math.min(limits.maxBytes, DEFAULT_MAX_FILE_BYTES);
   // Headers and block padding take at most ~1.5 KiB per entry beyond the file bytes.
   const tarCap = limits.maxBytes + maxEntries * 1536 + 1024 * 1024;
-  const outer = compressedWith(archive);
-  if (outer && outer !== "gzip") throw unsupported(`Archive is compressed with ${outer}; send a tar, or a tar compressed with gzip`);
 
-  const files = new Map<string, ArchiveFile>();
+  const sizes = new Map<string, number>();
+  const ready: [string, ArchiveFile][] = [];
+  let handed = 0;
   let entries = 0;
   let total = 0;
   let failure: Error | undefined;
@@ -104,15 +102,18 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
     if (entry.size > maxFileBytes) {
       return fail(tooLarge(`Archive entry ${JSON.stringify(entry.path)} is larger than the per-file limit of ${maxFileBytes} bytes`, { entry: entry.path, limit: maxFileBytes }), entry);
     }
-    total += entry.size - (files.get(path)?.bytes.byteLength ?? 0);
+    total += entry.size - (sizes.get(path) ?? 0);
+    sizes.set(path, entry.size);
     if (total > limits.maxBytes) return fail(tooLarge(`Archive files add up to more than the limit of ${limits.maxBytes} bytes`, { limit: limits.maxBytes }), entry);
-    const chunks: Buffer[] = [];
+    // The header states the size: one buffer of exactly that, filled as the data arrives.
+    const bytes = Buffer.allocUnsafe(entry.size);
+    let filled = 0;
     const hash = createHash("sha256");
     entry.on("data", (chunk: Buffer) => {
       hash.update(chunk);
-      chunks.push(chunk);
+      filled += chunk.copy(bytes, filled);
     });
-    entry.on("end", () => void files.set(path, { bytes: Buffer.concat(chunks), sha256: hash.digest("hex") }));
+    entry.on("end", () => void ready.push([path, { bytes: bytes.subarray(0, filled), sha256: hash.digest("hex") }]));
   });
   const done = new Promise<void>((resolve, reject) => {
     parser.on("error", (error: Error) => {
@@ -126,10 +127,17 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
   // quadratic): whatever follows is padding, so feeding stops there.
   let eof = false;
   parser.on("eof", () => (eof = true));
+  const drain = async () => {
+    for (let next = ready.shift(); next; next = ready.shift()) {
+      handed++;
+      await onFile(...next);
+    }
+  };
 
+  const { outer, chunks } = await openArchive(archive, limits.maxBytes);
   let seen = 0;
   let head: Buffer | undefined = Buffer.alloc(0);
-  for await (const chunk of outer ? inflate(archive) : slices(archive)) {
+  for await (const chunk of chunks) {
     if (failure || eof) break;
     seen += chunk.byteLength;
     if (seen > tarCap) throw tooLarge(`Archive expands to more than the limit of ${limits.maxBytes} bytes`, { limit: limits.maxBytes });
@@ -141,6 +149,8 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
       parser.write(head);
       head = undefined;
     } else parser.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    // Waiting for the consumer is the backpressure: nothing more is inflated meanwhile.
+    await drain();
     await nextTurn();
   }
   if (failure) throw failure;
@@ -150,33 +160,6 @@ export async function extractSiteArchive(archive: Uint8Array, limits: ArchiveLim
   }
   parser.end();
   await done;
-  return files;
-}
-
-const unsupported = (message: string) => new ServiceError(415, "unsupported_media_type", message);
-
-function checkInner(head: Uint8Array, outer: string | undefined): void {
-  const inner = compressedWith(head);
-  if (!inner) return;
-  throw unsupported(
-    outer
-      ? `Archive is compressed twice (${inner} inside ${outer}); send a tar compressed with gzip at most once`
-      : `Archive is compressed with ${inner}; send a tar, or a tar compressed with gzip`,
-  );
-}
-
-function* slices(bytes: Uint8Array): Generator<Uint8Array> {
-  for (let i = 0; i < bytes.byteLength; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
-}
-
-/** The gunzipped bytes, as zlib's stream hands them out (asynchronously, in the thread pool). */
-async function* inflate(archive: Uint8Array): AsyncGenerator<Uint8Array> {
-  const gunzip = Readable.from(slices(archive)).pipe(createGunzip());
-  try {
-    for await (const chunk of gunzip) yield chunk as Buffer;
-  } catch (error) {
-    throw badRequest(`Body is not a valid gzip stream: ${(error as Error).message}`);
-  } finally {
-    gunzip.destroy();
-  }
+  await drain();
+  return handed;
 }

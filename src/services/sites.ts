@@ -4,17 +4,17 @@
  * file of the live deploy. Shared by the HTTP routes and `svc site`.
  */
 import { randomUUID } from "node:crypto";
-import { badRequest, conflict, payloadTooLarge, ServiceError } from "../core/errors.js";
-import { contentTypeFor } from "../core/content-types.js";
-import { distinctBytes } from "../core/site-retention.js";
+import { badRequest, conflict } from "../core/errors.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
-import { readBlob, removeBlobs, writeBlob } from "../storage/blob-bytes.js";
-import { createSiteBlobRepo, legacySiteBlobKey, siteBlobKey } from "../storage/site-blobs.js";
+import { readBlob } from "../storage/blob-bytes.js";
+import { legacySiteBlobKey, siteBlobKey } from "../storage/site-blobs.js";
 import { acquireSiteLease, type SiteLease } from "../storage/site-lease.js";
-import { createSiteRepo, type DeployRecord, type Manifest, type ManifestFile, type StoredDeploy } from "../storage/sites.js";
-import { extractSiteArchive, type ArchiveLimits } from "./site-archive.js";
+import { createSiteRepo, type DeployRecord, type ManifestFile, type StoredDeploy } from "../storage/sites.js";
+import { takeDeploySlot } from "./deploy-slots.js";
+import { unpackSiteArchive, type ArchiveLimits } from "./site-archive.js";
 import { pruneSite } from "./site-retention.js";
+import { createSiteWriter } from "./site-writer.js";
 
 export type { DeployRecord };
 
@@ -27,9 +27,12 @@ const sites = (ctx: ServiceContext) => repo(ctx, createSiteRepo);
 
 /**
  * Deploys a tar(.gz) archive and makes it live, then prunes old deploys and unreferenced files.
- * `archive` is the whole body, or a stream counted against uploadLimit (413 past it). Files are
- * stored once per workspace whatever the deploy; one deploy at a time per workspace (a second
- * waits, 409 if the first takes too long).
+ * `archive` is the whole body, or a stream read as it arrives (counted against uploadLimit, 413
+ * past it). The workspace's site lease is taken before anything is read: a second deploy of the
+ * same workspace waits (409 if the first takes too long) without inflating anything meanwhile; then
+ * a deploy slot of this service (503 with Retry-After when all are busy). Files are stored as they
+ * are unpacked, once per workspace whatever the deploy; a failure removes what this deploy stored
+ * and leaves the live site untouched.
  *
  * @example
  * const deploy = await deploySite(ctx, ws.id, createReadStream("site.tgz"));
@@ -40,45 +43,42 @@ export async function deploySite(
   archive: Uint8Array | AsyncIterable<Uint8Array>,
   limits: Partial<ArchiveLimits> = {},
 ): Promise<LiveDeploy> {
-  const bytes = archive instanceof Uint8Array ? archive : await collect(archive, ctx.options.uploadLimit);
-  if (bytes.byteLength > ctx.options.uploadLimit) throw payloadTooLarge(ctx.options.uploadLimit);
-  const files = await extractSiteArchive(bytes, { maxBytes: ctx.options.uploadLimit, maxEntries: ctx.options.siteMaxFiles, ...limits });
-  if (files.size === 0) throw badRequest("The archive contains no files");
-
-  const id = randomUUID();
-  const manifest: Manifest = {};
-  const contents = new Map<string, Uint8Array>();
-  let size = 0;
-  for (const [path, file] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    manifest[path] = { size: file.bytes.byteLength, sha256: file.sha256, content_type: contentTypeFor(path) };
-    contents.set(file.sha256, file.bytes);
-    size += file.bytes.byteLength;
-  }
-  const blobs = new Map([...contents].map(([sha, data]) => [sha, data.byteLength]));
-  const quota = ctx.options.siteQuota;
-  const distinct = distinctBytes(blobs);
-  if (distinct > quota) {
-    throw new ServiceError(413, "payload_too_large", `The site's files take ${distinct} bytes, more than this workspace's site quota of ${quota} bytes`, { limit: quota });
-  }
-
   const lease = await acquireSiteLease(ctx.sql, workspaceId);
   try {
-    const written = await storeContents(ctx, workspaceId, contents);
+    const staged = await stage(ctx, workspaceId, archive, lease, { maxBytes: ctx.options.uploadLimit, maxEntries: ctx.options.siteMaxFiles, ...limits });
+    const { manifest, blobs, size } = staged;
+    const id = randomUUID();
     const createdAt = new Date(ctx.now()).toISOString();
     let pointer;
     try {
       pointer = await sites(ctx).insertLive(workspaceId, { id, manifest, size, createdAt }, (tx) => lease.check(tx));
     } catch (error) {
-      await discard(ctx, workspaceId, written, lease).catch(() => {});
+      await staged.writer.discard(lease).catch(() => {});
       throw error;
     }
     // The deploy is live whatever happens next; a failed prune is retried by the next deploy.
     await pruneSite(ctx, workspaceId, { id, blobs, previousId: pointer.previous_deploy_id }, lease).catch((error: unknown) =>
       ctx.logger.warn(`pruning the site of workspace ${workspaceId} failed:`, error),
     );
-    return { id, file_count: files.size, size, created_at: createdAt, live: true, previous_deploy_id: pointer.previous_deploy_id };
+    return { id, file_count: Object.keys(manifest).length, size, created_at: createdAt, live: true, previous_deploy_id: pointer.previous_deploy_id };
   } finally {
     await lease.release().catch(() => {});
+  }
+}
+
+/** Unpacks and stores the archive in a deploy slot; on failure, removes what it stored. */
+async function stage(ctx: ServiceContext, workspaceId: string, archive: Uint8Array | AsyncIterable<Uint8Array>, lease: SiteLease, limits: ArchiveLimits) {
+  const release = takeDeploySlot(ctx);
+  const writer = createSiteWriter(ctx, workspaceId);
+  try {
+    const files = await unpackSiteArchive(archive, limits, (path, file) => writer.add(path, file));
+    if (files === 0) throw badRequest("The archive contains no files");
+    return { ...(await writer.finish()), writer };
+  } catch (error) {
+    await writer.discard(lease).catch(() => {});
+    throw error;
+  } finally {
+    release();
   }
 }
 
@@ -150,40 +150,4 @@ async function cachedDeploy(ctx: ServiceContext, workspaceId: string, deployId: 
   cache.set(key, deploy);
   if (cache.size > MANIFEST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return deploy;
-}
-
-/**
- * Claims the deploy's contents and writes those not stored yet (identical files, in this deploy or
- * an earlier one, are stored once); answers the hashes it wrote. Bounded concurrency: thousands of
- * parallel writes would exhaust file handles (fs driver).
- */
-async function storeContents(ctx: ServiceContext, workspaceId: string, contents: Map<string, Uint8Array>): Promise<string[]> {
-  const registry = repo(ctx, createSiteBlobRepo);
-  const stored = await registry.claim(workspaceId, [...contents.keys()]);
-  const missing = [...contents.keys()].filter((sha) => !stored.has(sha));
-  const queue = [...missing];
-  const worker = async () => {
-    for (let sha = queue.pop(); sha; sha = queue.pop()) await writeBlob(ctx.blobs, siteBlobKey(workspaceId, sha), contents.get(sha)!);
-  };
-  await Promise.all(Array.from({ length: Math.min(16, queue.length) }, worker));
-  await registry.markStored(workspaceId, missing);
-  return missing;
-}
-
-/** Undoes a failed deploy's new files, while its lease proves no other deploy uses them. */
-async function discard(ctx: ServiceContext, workspaceId: string, written: string[], lease: SiteLease): Promise<void> {
-  await lease.check();
-  await repo(ctx, createSiteBlobRepo).forget(workspaceId, written);
-  await removeBlobs(ctx.blobs, written.map((sha) => siteBlobKey(workspaceId, sha)));
-}
-
-async function collect(source: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of source) {
-    size += chunk.byteLength;
-    if (size > limit) throw payloadTooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

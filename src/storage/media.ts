@@ -76,8 +76,15 @@ export function createMediaRepo(ctx: StorageContext) {
   };
 
   return {
-    /** Stores the bytes, then the row; the blob is removed again when the row cannot be written. */
-    async create(workspaceId: string, input: { filename: string; contentType: string; bytes: Uint8Array }): Promise<MediaRecord> {
+    /**
+     * Stores the bytes, then the row, and runs `guard` after the row inside its transaction (a
+     * throw rolls it back); the blob is removed again when the row is not written.
+     */
+    async create(
+      workspaceId: string,
+      input: { filename: string; contentType: string; bytes: Uint8Array },
+      guard: (tx: Sql) => Promise<void> = async () => {},
+    ): Promise<MediaRecord> {
       const id = newRowId();
       const blobKey = `media/${workspaceId}/${id}`;
       const dims = imageSize(input.bytes);
@@ -95,10 +102,13 @@ export function createMediaRepo(ctx: StorageContext) {
       };
       await writeBlob(blobs, blobKey, input.bytes);
       try {
-        await sql.run(
-          "INSERT INTO media (id, workspace_id, filename, content_type, size, sha256, blob_key, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          [r.id, r.workspace_id, r.filename, r.content_type, r.size, r.sha256, r.blob_key, r.width, r.height, r.created_at],
-        );
+        await sql.transaction(async (tx) => {
+          await tx.run(
+            "INSERT INTO media (id, workspace_id, filename, content_type, size, sha256, blob_key, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [r.id, r.workspace_id, r.filename, r.content_type, r.size, r.sha256, r.blob_key, r.width, r.height, r.created_at],
+          );
+          await guard(tx);
+        });
       } catch (error) {
         await removeBlobs(blobs, [blobKey]);
         throw error;

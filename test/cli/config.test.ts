@@ -33,10 +33,19 @@ describe("configuration", () => {
       keepDeploys: 10,
       siteQuota: 500 * 1024 * 1024,
       siteMaxFiles: 10_000,
+      deployConcurrency: 2,
+      mediaQuota: 1024 ** 3,
+      submissionFileQuota: 1024 ** 3,
       dashboard: true,
       versionPush: true,
       ...LOGIN_DEFAULTS,
     });
+  });
+
+  it("the storage bounds come from the environment and become the service's options", async () => {
+    const config = await resolveConfig({}, { SVC_DEPLOY_CONCURRENCY: "3", SVC_MEDIA_QUOTA: "1000", SVC_SUBMISSION_FILE_QUOTA: "2000" }, dir);
+    expect(serviceOptions(config)).toMatchObject({ deployConcurrency: 3, mediaQuota: 1000, submissionFileQuota: 2000 });
+    await expect(resolveConfig({}, { SVC_MEDIA_QUOTA: "lots" }, dir)).rejects.toThrow(/mediaQuota \(SVC_MEDIA_QUOTA\)/);
   });
 
   it("SVC_VERSION_PUSH=0 turns the PostgreSQL version push off for the service", async () => {

@@ -50,8 +50,9 @@ describe.each(drivers)("migrations on %s", (driver) => {
     );
     await sql.run("INSERT INTO entry_deliveries (entry_id, shape, body) VALUES ('e1', 's', '{\"id\":\"e1\"}')");
 
-    expect(await migrate(sql)).toEqual([15]);
-    expect(await migrate(sql)).toEqual([]);
+    const upTo15 = migrations.filter((m) => m.id <= 15);
+    expect(await migrate(sql, upTo15)).toEqual([15]);
+    expect(await migrate(sql, upTo15)).toEqual([]);
     const bodies = await sql.all<{ entry_id: string }>("SELECT entry_id FROM entry_deliveries");
     expect(bodies.map((b) => b.entry_id)).toEqual(driver === "sqlite" ? [] : ["e1"]);
     expect(await sql.get("SELECT id, data FROM entries")).toEqual({ id: "e1", data: '{"title":"a"}' });
@@ -65,5 +66,28 @@ describe.each(drivers)("migrations on %s", (driver) => {
       await sql.run("DELETE FROM entries WHERE id = 'e1'");
       expect(await sql.all("SELECT entry_id FROM entry_deliveries")).toEqual([]);
     }
+  });
+
+  it("023 counts the media and submission files already stored, then keeps the count with every write", async () => {
+    db = await createTestDatabase(driver);
+    sql = await openDatabase(db.url);
+    const before = migrations.filter((m) => m.id < 23);
+    await migrate(sql, before);
+    const now = new Date().toISOString();
+    await sql.run("INSERT INTO workspaces (id, slug, name, created_at) VALUES ('w1', 'demo', 'Demo', ?)", [now]);
+    await sql.run("INSERT INTO media (id, workspace_id, filename, content_type, size, sha256, blob_key, created_at) VALUES ('m1', 'w1', 'a.png', 'image/png', 300, 'x', 'k', ?)", [now]);
+    await sql.run("INSERT INTO forms (id, workspace_id, slug, name, created_at, updated_at) VALUES ('f1', 'w1', 'contact', 'Contact', ?, ?)", [now, now]);
+    const files = (...sizes: number[]) => JSON.stringify(sizes.map((size, i) => ({ id: `u${i}`, field: "cv", filename: "cv.pdf", content_type: "application/pdf", size })));
+    await sql.run("INSERT INTO submissions (id, workspace_id, form_id, files, submitted_at, updated_at) VALUES ('s1', 'w1', 'f1', ?, ?, ?)", [files(100, 20), now, now]);
+
+    expect(await migrate(sql)).toEqual([23]);
+    const usage = async () => (await sql!.all<{ kind: string; bytes: number | string }>("SELECT kind, bytes FROM upload_usage ORDER BY kind")).map((r) => [r.kind, Number(r.bytes)]);
+    expect(await usage()).toEqual([["media", 300], ["submissions", 120]]);
+    await sql.run("INSERT INTO submissions (id, workspace_id, form_id, files, submitted_at, updated_at) VALUES ('s2', 'w1', 'f1', ?, ?, ?)", [files(5), now, now]);
+    await sql.run("UPDATE submissions SET files = ? WHERE id = 's1'", [files(100)]);
+    await sql.run("DELETE FROM media WHERE id = 'm1'");
+    expect(await usage()).toEqual([["media", 0], ["submissions", 105]]);
+    await sql.run("DELETE FROM forms WHERE id = 'f1'");
+    expect(await usage()).toEqual([["media", 0], ["submissions", 0]]);
   });
 });

@@ -9,7 +9,7 @@ import { badRequest, unsupportedMediaType } from "../../core/errors.js";
 import { siteRollbackSchema } from "../../core/workspace-settings.js";
 import { deploySite, listDeploys, rollbackSite } from "../../services/sites.js";
 import { access } from "../access.js";
-import { readBytes, readJson } from "../body.js";
+import { bodyLeftUnread, readJson, streamBody } from "../body.js";
 import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
 
@@ -39,9 +39,14 @@ export const siteRoutes = defineRoutes([
       if (type && !ARCHIVE_TYPES.test(type)) {
         throw unsupportedMediaType("Send the site as a tar.gz body with Content-Type: application/gzip");
       }
-      const body = await readBytes(event, ctx.service.options.uploadLimit);
-      if (body.byteLength === 0) throw badRequest("Request body is required (a tar.gz of the built site)");
-      const deploy = await deploySite(ctx.service, ctx.workspace.id, body);
+      const headers = event.req.headers;
+      // Headers only: touching event.req.body would start reading the body before the lease.
+      const empty = headers.get("content-length") === "0" || (!headers.has("content-length") && !headers.has("transfer-encoding"));
+      if (empty) throw badRequest("Request body is required (a tar.gz of the built site)");
+      // Read as it arrives, after the deploy took its lease and slot (services/sites.ts).
+      const deploy = await deploySite(ctx.service, ctx.workspace.id, streamBody(event, ctx.service.options.uploadLimit));
+      // Reading stops at the archive's end: padding after it stays unread, so the socket cannot serve another request.
+      if (bodyLeftUnread(event)) event.res.headers.set("connection", "close");
       event.res.status = 201;
       return deploy;
     },
