@@ -1,5 +1,5 @@
 /**
- * What a workspace stores in uploads, per kind, as the triggers of migration 023 keep it in the
+ * What a workspace stores in uploads, per kind, as the triggers of migration 016 keep it in the
  * writing transaction (upload_usage): media assets and files uploaded with form submissions.
  */
 import type { StorageContext } from "./context.js";

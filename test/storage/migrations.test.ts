@@ -68,10 +68,10 @@ describe.each(drivers)("migrations on %s", (driver) => {
     }
   });
 
-  it("023 counts the media and submission files already stored, then keeps the count with every write", async () => {
+  it("016 counts the media and submission files already stored, then keeps the count with every write", async () => {
     db = await createTestDatabase(driver);
     sql = await openDatabase(db.url);
-    const before = migrations.filter((m) => m.id < 23);
+    const before = migrations.filter((m) => m.id < 16);
     await migrate(sql, before);
     const now = new Date().toISOString();
     await sql.run("INSERT INTO workspaces (id, slug, name, created_at) VALUES ('w1', 'demo', 'Demo', ?)", [now]);
@@ -80,7 +80,7 @@ describe.each(drivers)("migrations on %s", (driver) => {
     const files = (...sizes: number[]) => JSON.stringify(sizes.map((size, i) => ({ id: `u${i}`, field: "cv", filename: "cv.pdf", content_type: "application/pdf", size })));
     await sql.run("INSERT INTO submissions (id, workspace_id, form_id, files, submitted_at, updated_at) VALUES ('s1', 'w1', 'f1', ?, ?, ?)", [files(100, 20), now, now]);
 
-    expect(await migrate(sql)).toEqual([23]);
+    expect(await migrate(sql)).toEqual([16]);
     const usage = async () => (await sql!.all<{ kind: string; bytes: number | string }>("SELECT kind, bytes FROM upload_usage ORDER BY kind")).map((r) => [r.kind, Number(r.bytes)]);
     expect(await usage()).toEqual([["media", 300], ["submissions", 120]]);
     await sql.run("INSERT INTO submissions (id, workspace_id, form_id, files, submitted_at, updated_at) VALUES ('s2', 'w1', 'f1', ?, ?, ?)", [files(5), now, now]);

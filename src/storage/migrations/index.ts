@@ -17,7 +17,7 @@ import { credentialsVersions } from "./012-credentials-versions.js";
 import { entryDeliveries } from "./013-entry-deliveries.js";
 import { versionPush } from "./014-version-push.js";
 import { deliveryRowids } from "./015-delivery-rowids.js";
-import { uploadUsage } from "./023-upload-usage.js";
+import { uploadUsage } from "./016-upload-usage.js";
 
 export interface Migration {
   id: number;
@@ -41,5 +41,5 @@ export const migrations: Migration[] = [
   { id: 13, name: "entry-deliveries", sql: entryDeliveries },
   { id: 14, name: "version-push", sql: versionPush },
   { id: 15, name: "delivery-rowids", sql: deliveryRowids },
-  { id: 23, name: "upload-usage", sql: uploadUsage },
+  { id: 16, name: "upload-usage", sql: uploadUsage },
 ];
