@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { badRequest, conflict, payloadTooLarge, ServiceError } from "../core/errors.js";
 import { contentTypeFor } from "../core/content-types.js";
+import { dataRecord } from "../core/records.js";
 import { distinctBytes } from "../core/site-retention.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
@@ -46,7 +47,8 @@ export async function deploySite(
   if (files.size === 0) throw badRequest("The archive contains no files");
 
   const id = randomUUID();
-  const manifest: Manifest = {};
+  // Paths are the archive's: a file named __proto__ or constructor is a key like any other.
+  const manifest: Manifest = dataRecord();
   const contents = new Map<string, Uint8Array>();
   let size = 0;
   for (const [path, file] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
