@@ -8,6 +8,7 @@
 import type { Command } from "commander";
 import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
 import { isServiceError, ServiceError } from "../core/errors.js";
+import { dataRecord } from "../core/records.js";
 import { changeCollectionField, collectionView, createCollection, deleteCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../services/entries.js";
@@ -226,7 +227,8 @@ function changeText(change: Record<string, unknown>, values: number): string {
 
 /** `--field name=value` typed by the definition; unknown names pass as strings (the service refuses them). */
 function fieldValues(def: CollectionDefinition, pairs: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Prototype-less: `--field __proto__=x` is a key the service refuses by name, not a lost write.
+  const out = dataRecord();
   for (const pair of pairs) {
     const [name, raw] = splitPair(pair, "--field");
     const type = def.fields.find((f) => f.name === name)?.type;

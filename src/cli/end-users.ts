@@ -1,14 +1,13 @@
 /**
  * `svc end-users list|get|update|delete` (docs/identity.md): the accounts of a workspace's
  * Identity feature, not the dashboard members (`svc members`). Personal data: never logged. A user
- * is named by id or email. The CLI is the local owner, so a change a rule can read needs no grant.
+ * is named by id or email.
  */
 import type { Command } from "commander";
 import { notFound } from "../core/errors.js";
 import { pageOf } from "../core/lists.js";
 import { deleteEndUser, getEndUser, listEndUsers, updateEndUser, type EndUser } from "../services/end-users.js";
 import type { ServiceContext } from "../services/context.js";
-import { OPERATOR } from "../services/gates.js";
 import type { Workspace } from "../services/context.js";
 import { parseBoolean, parseCount, parseJsonObject } from "./args.js";
 import { requireWorkspace, withService } from "./context.js";
@@ -88,7 +87,7 @@ export function registerEndUsers(program: Command): void {
         const ws = await requireWorkspace(svc, opts.workspace);
         requireIdentity(ws);
         const user = await findEndUser(svc.context, ws.id, ref);
-        const updated = await updateEndUser(svc.context, ws.id, user.id, body, OPERATOR);
+        const updated = await updateEndUser(svc.context, ws.id, user.id, body);
         out.result(updated, () => `Updated ${line(updated)}`);
       });
     });

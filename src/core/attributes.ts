@@ -9,11 +9,15 @@
 import { z } from "zod";
 import { badRequest } from "./errors.js";
 import { checkedBy, parseWithSchema } from "./body-schema.js";
+import { dataRecord, isPrototypeKey } from "./records.js";
 
 const scalar = z.union([z.string().max(1000), z.number().refine(Number.isFinite, "must be a finite number"), z.boolean(), z.null()]);
 const schema = z
   .record(
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, "attribute names are 1-64 letters, digits, _ or -").refine((k) => k !== "email", "email is the account's own field, not an attribute"),
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, "attribute names are 1-64 letters, digits, _ or -")
+      .refine((k) => k !== "email", "email is the account's own field, not an attribute"),
     z.union([scalar, z.array(scalar).max(100)]),
   )
   .refine((o) => Object.keys(o).length <= 50, "at most 50 attributes");
@@ -26,7 +30,10 @@ const schema = z
  */
 export function parseAttributes(input: unknown): Record<string, unknown> {
   if (!input || typeof input !== "object" || Array.isArray(input)) throw badRequest("attributes: must be an object", { field: "attributes" });
-  return parseWithSchema(schema, input, { prefix: "attributes" });
+  // zod skips a `__proto__` key of a record silently; it is refused instead, named.
+  if (Object.keys(input).some(isPrototypeKey)) throw badRequest("attributes.__proto__: __proto__ is reserved: choose another attribute name", { field: "attributes.__proto__" });
+  // Attribute names are the user's: the result reads only its own keys (core/records.ts).
+  return dataRecord(parseWithSchema(schema, dataRecord(input as Record<string, unknown>), { prefix: "attributes" }));
 }
 
 /** Attributes as a body sends them: an object; each name and value is checked by {@link parseAttributes}. */

@@ -31,12 +31,24 @@ export const SYSTEM_FIELDS = ["id", "_status", "_published_at", "_created_by", "
 const COLLECTION_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 
+/**
+ * A user field's name: an identifier that no system key of an entry (spec 2.5: `id`, `_status`,
+ * `_created_at`…) can collide with, now or later, so every name starting with `_` is refused
+ * (`__proto__` among them), each refusal quoting the name. Names such as `constructor` are
+ * ordinary: entries hold them as data (core/records.ts).
+ */
+const fieldNameSchema = z
+  .string()
+  .superRefine((name, ctx) => {
+    const refuse = (message: string) => ctx.addIssue({ code: "custom", message, input: name });
+    if (name === "id") refuse("id is a system field");
+    else if (name.startsWith("_")) refuse(`${JSON.stringify(name.slice(0, 64))} is reserved: names starting with _ belong to the system fields of every entry (${SYSTEM_FIELDS.slice(1).join(", ")})`);
+  })
+  .regex(FIELD_NAME, "must be 1-63 letters, digits or underscores, starting with a letter");
+
 const fieldSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(FIELD_NAME, "must be 1-63 letters, digits or underscores, starting with a letter")
-      .refine((n) => n !== "id", "id is a system field"),
+    name: fieldNameSchema,
     type: z.enum(FIELD_TYPES),
     required: z.boolean().optional(),
     collection: z.string().regex(COLLECTION_NAME, "must name a collection").optional(),

@@ -11,6 +11,7 @@ import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { badRequest } from "./errors.js";
 import { findNul, NUL_REFUSED } from "./nul.js";
+import { dataRecord } from "./records.js";
 import { ENTRY_STATUSES, type EntryStatus } from "./events.js";
 import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
 
@@ -105,6 +106,7 @@ function cachedValuesSchema(def: Pick<CollectionDefinition, "fields">, mode: "cr
 
 /** A parsed create or patch body: user values (null = clear) and the requested status, if any. */
 export interface EntryInput {
+  /** Prototype-less (core/records.ts): only the fields the body set are keys. */
   values: Record<string, unknown>;
   status: EntryStatus | undefined;
 }
@@ -117,7 +119,10 @@ export interface EntryInput {
  * parseEntryInput(def, { views: "x" }, "patch"); // throws 400 "views: must be a finite number"
  */
 export function parseEntryInput(def: CollectionDefinition, body: Record<string, unknown>, mode: "create" | "patch"): EntryInput {
-  const { _status, ...rest } = body;
+  // Without a prototype, an absent field named `constructor` or `toString` reads as absent.
+  const rest = dataRecord(body);
+  const _status = rest._status as EntryStatus | undefined;
+  delete rest._status;
   if (_status !== undefined && _status !== "draft" && _status !== "published") {
     throw badRequest(`_status: must be "draft" or "published"`, { field: "_status" });
   }
@@ -136,7 +141,7 @@ export function parseEntryInput(def: CollectionDefinition, body: Record<string, 
     const where = issue.path.length > 1 ? issue.path.join(".") : field;
     throw badRequest(`${where}: ${issue.message}`, { field });
   }
-  return { values: result.data as Record<string, unknown>, status: _status };
+  return { values: dataRecord(result.data as Record<string, unknown>), status: _status };
 }
 
 /**

@@ -9,6 +9,7 @@
 import { badRequest } from "./errors.js";
 import { fieldsToCheck, maxLengthOf, type FormField } from "./forms.js";
 import { NUL_REFUSED } from "./nul.js";
+import { dataRecord, own } from "./records.js";
 
 /** An uploaded file as listed with its submission (the bytes are a blob). */
 export interface SubmissionFile {
@@ -19,7 +20,7 @@ export interface SubmissionFile {
   size: number;
 }
 
-/** A stored row's values by field name; file fields map to their `SubmissionFile[]`. */
+/** A stored row's values by field name (prototype-less); file fields map to their `SubmissionFile[]`. */
 export type StoredValues = Record<string, unknown>;
 
 /** One refused value. */
@@ -48,7 +49,7 @@ export function validateSubmission(
   values: Record<string, unknown>,
   uploaded: readonly string[] = [],
 ): { data: Record<string, unknown>; fileFields: Set<string> } {
-  const data: Record<string, unknown> = {};
+  const data = dataRecord();
   const fileFields = new Set<string>();
   const errors: FieldError[] = [];
   const byName = new Map(fields.map((f) => [f.name, f]));
@@ -58,7 +59,7 @@ export function validateSubmission(
     if (f?.type === "file" && uploaded.filter((n) => n === name).length > 1) errors.push({ field: name, message: "takes one file" });
   }
   for (const field of fields) {
-    const raw = values[field.name];
+    const raw = own(values, field.name);
     if (field.type === "file") {
       if (raw !== undefined && raw !== null && raw !== "") errors.push({ field: field.name, message: "must be uploaded as a file (multipart/form-data)" });
       else if (uploaded.includes(field.name)) fileFields.add(field.name);
@@ -86,7 +87,7 @@ export function validateSubmissionPatch(
   stored: Record<string, unknown> = {},
 ): { set: Record<string, unknown>; clear: string[] } {
   const byName = new Map(fields.map((f) => [f.name, f]));
-  const set: Record<string, unknown> = {};
+  const set = dataRecord();
   const clear: string[] = [];
   const errors: FieldError[] = [];
   for (const [name, raw] of Object.entries(patch)) {
@@ -125,7 +126,7 @@ export function storedValueFits(field: FormField, value: unknown): { present: bo
 
 /** Stored row → values by field, with files grouped under their field. */
 export function storedValues(data: Record<string, unknown>, files: readonly SubmissionFile[]): StoredValues {
-  const out: StoredValues = { ...data };
+  const out: StoredValues = dataRecord(data);
   for (const f of files) {
     const list = out[f.field];
     if (Array.isArray(list)) list.push(f);
@@ -143,7 +144,7 @@ export interface Violation {
 /** The first field of `checked` that `values` violates, or undefined. */
 export function rowViolation(checked: readonly FormField[], values: StoredValues): Violation | undefined {
   for (const field of checked) {
-    const fit = storedValueFits(field, values[field.name]);
+    const fit = storedValueFits(field, own(values, field.name));
     if (field.required && !fit.present) return { field: field.name, reason: "missing" };
     if (fit.present && !fit.valid) return { field: field.name, reason: "invalid" };
   }
@@ -162,7 +163,7 @@ export function countViolations(
   rows: Iterable<StoredValues>,
 ): { rows: number; byField: Record<string, number> } {
   const checked = fieldsToCheck(before, after);
-  const byField: Record<string, number> = {};
+  const byField = dataRecord<number>();
   let count = 0;
   if (checked.length === 0) return { rows: 0, byField };
   for (const values of rows) {

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { parseWithSchema } from "./body-schema.js";
+import { isPrototypeKey } from "./records.js";
 
 /** Field types a form can hold. `file` values arrive only as multipart uploads. */
 export const FORM_FIELD_TYPES = ["string", "text", "email", "url", "number", "boolean", "date", "select", "file"] as const;
@@ -27,7 +28,12 @@ const TEXT_TYPES: ReadonlySet<FormFieldType> = new Set(["string", "text", "email
 
 const fieldSchema = z
   .strictObject({
-    name: z.string().regex(FIELD_NAME, "must be 1-63 letters, digits, underscores or dashes, starting with a letter"),
+    name: z
+      .string()
+      .refine((n) => !n.startsWith("_"), {
+        error: (issue) => `${JSON.stringify(String(issue.input).slice(0, 64))} is reserved: names starting with _ belong to the honeypot and the submission's own fields (_submitted_at)`,
+      })
+      .regex(FIELD_NAME, "must be 1-63 letters, digits, underscores or dashes, starting with a letter"),
     type: z.enum(FORM_FIELD_TYPES),
     label: z.string().max(200).optional(),
     required: z.boolean().optional(),
@@ -52,7 +58,11 @@ export const formDefinitionSchema = z
     slug: z.string().regex(SLUG, "must be 1-64 lowercase letters, digits or dashes, not starting or ending with a dash"),
     name: z.string().trim().min(1, "must not be empty").max(200),
     fields: z.array(fieldSchema).max(100).default([]),
-    honeypot: z.string().regex(HONEYPOT_NAME, "must be 1-63 letters, digits, underscores or dashes").default(DEFAULT_HONEYPOT),
+    honeypot: z
+      .string()
+      .refine((n) => !isPrototypeKey(n), "__proto__ is reserved: choose another honeypot name")
+      .regex(HONEYPOT_NAME, "must be 1-63 letters, digits, underscores or dashes")
+      .default(DEFAULT_HONEYPOT),
   })
   .superRefine((d, ctx) => {
     const seen = new Set<string>();

@@ -36,22 +36,3 @@ export function opensCollection(before: Exposure | undefined, after: Exposure): 
 export function changesGate(gatedCollections: number, before: unknown, after: unknown): boolean {
   return gatedCollections > 0 && JSON.stringify(before) !== JSON.stringify(after);
 }
-
-/** What an end-user change sets, as far as a gate can see it (core/rules.ts evaluates these). */
-export interface AccountChange {
-  password?: unknown;
-  email?: unknown;
-  emailVerified?: boolean;
-  attributes?: unknown;
-  active?: boolean;
-}
-
-/**
- * True when creating or changing an end user can let someone read through a gate: the one who
- * sets an account's password can sign in as it, and a rule reads its email, verified state and
- * attributes. Deactivating, and changes that set none of these, admit nobody new.
- */
-export function admitsAccount(change: AccountChange, creating: boolean): boolean {
-  if (creating) return true;
-  return change.password !== undefined || change.email !== undefined || change.emailVerified === true || change.attributes !== undefined || change.active === true;
-}

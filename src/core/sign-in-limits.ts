@@ -53,7 +53,7 @@ export function backoffFor(limits: SignInLimits, beyondFree: number): number {
 export function resolveSignInLimits(partial: Partial<SignInLimits> = {}): SignInLimits {
   const limits = { ...DEFAULT_SIGN_IN_LIMITS, ...partial };
   for (const [name, value] of Object.entries(limits)) {
-    if (!(name in DEFAULT_SIGN_IN_LIMITS)) throw new Error(`signInLimits.${name} is not a setting (known: ${Object.keys(DEFAULT_SIGN_IN_LIMITS).join(", ")})`);
+    if (!Object.hasOwn(DEFAULT_SIGN_IN_LIMITS, name)) throw new Error(`signInLimits.${name} is not a setting (known: ${Object.keys(DEFAULT_SIGN_IN_LIMITS).join(", ")})`);
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`signInLimits.${name} must be a positive integer, got ${String(value)}`);
   }
   if (limits.maxBackoffMs < limits.backoffMs) throw new Error("signInLimits.maxBackoffMs must be at least backoffMs");

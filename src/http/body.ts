@@ -10,7 +10,10 @@ import type getRawBodyFunction from "raw-body";
 import { badRequest, payloadTooLarge, unsupportedMediaType } from "../core/errors.js";
 import { refuseNul } from "../core/nul.js";
 
-const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+// `__proto__` alone: copied into a plain object it replaces the prototype. `constructor` and
+// `prototype` are ordinary names (a collection may have such a field); what reads user-named keys
+// reads them as data (core/records.ts).
+const FORBIDDEN_KEY = "__proto__";
 export const MAX_JSON_DEPTH = 32;
 
 // raw-body (with iconv-lite and http-errors) costs ~10 ms of CPU to load: loaded by the first
@@ -113,14 +116,14 @@ async function* webChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerat
   }
 }
 
-/** Checks parsed JSON for prototype-polluting keys and absurd nesting. */
+/** Checks parsed JSON for a `__proto__` key, at any depth, and for absurd nesting. */
 export function assertSafeJson(value: unknown, depth = 0): void {
   if (depth > MAX_JSON_DEPTH) throw badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (Array.isArray(value)) {
     for (const v of value) assertSafeJson(v, depth + 1);
   } else if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      if (FORBIDDEN_KEYS.has(k)) throw badRequest(`Key ${JSON.stringify(k)} is not allowed in a JSON body`);
+      if (k === FORBIDDEN_KEY) throw badRequest(`Key "__proto__" is not allowed in a JSON body`, { field: k });
       assertSafeJson(v, depth + 1);
     }
   }

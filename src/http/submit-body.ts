@@ -1,11 +1,12 @@
 /**
  * Reading a form submission as browsers send it (spec 4.1): JSON, urlencoded, or multipart with
  * files. Multipart is read by form-data.ts (counted against the upload limit, then the platform's
- * FormData); no hand-written parser. Values land in a null-prototype object, so a field named
- * `__proto__` is just a name.
+ * FormData); no hand-written parser. Values land in a prototype-less record (core/records.ts),
+ * so a field named `__proto__` or `constructor` is just a name.
  */
 import type { H3Event } from "h3";
 import { badRequest, unsupportedMediaType } from "../core/errors.js";
+import { dataRecord } from "../core/records.js";
 import type { ServiceContext } from "../services/context.js";
 import type { SubmitInput } from "../services/forms.js";
 import type { Upload } from "../services/submission-files.js";
@@ -19,11 +20,11 @@ export async function readSubmitBody(event: H3Event, service: ServiceContext): P
   const type = (event.req.headers.get("content-type") ?? "").toLowerCase();
   if (/^application\/([\w.+-]+\+)?json\b/.test(type)) {
     const body = await readJsonObject(event, service.options.bodyLimit);
-    return { values: Object.assign(Object.create(null) as Record<string, unknown>, body), uploads: [] };
+    return { values: dataRecord(body), uploads: [] };
   }
   if (type.startsWith("application/x-www-form-urlencoded")) {
     const bytes = await readBytes(event, service.options.bodyLimit);
-    const values = Object.create(null) as Record<string, unknown>;
+    const values = dataRecord();
     // Last value wins: the hidden-input-before-checkbox idiom sends a name twice.
     for (const [k, v] of new URLSearchParams(decodeUtf8(bytes))) values[k] = v;
     return { values, uploads: [] };
@@ -34,7 +35,7 @@ export async function readSubmitBody(event: H3Event, service: ServiceContext): P
 
 async function readMultipart(event: H3Event, service: ServiceContext): Promise<SubmitInput> {
   const form = await readFormData(event, service.options.uploadLimit);
-  const values = Object.create(null) as Record<string, unknown>;
+  const values = dataRecord();
   const uploads: Upload[] = [];
   const parts: [string, FormDataEntryValue][] = [];
   form.forEach((value, name) => parts.push([name, value]));

@@ -16,6 +16,7 @@ import { parseEntryInput } from "../core/entry-schema.js";
 import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
 import type { FieldDefinition } from "../core/collections.js";
 import { pageOf } from "../core/lists.js";
+import { dataRecord, own } from "../core/records.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { createMediaRepo } from "../storage/media.js";
 import { createEntryRepo, toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
@@ -46,14 +47,14 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
       id: newRowId(),
       collection_id: c.id,
       status,
-      data: mergeData(c, {}, input.values),
+      data: mergeData(c, dataRecord(), input.values),
       published_at: publishedAt(null, status, at),
       created_by: actorId,
       created_at: at,
       updated_at: at,
     };
     await entries.insert(row, tx);
-    const relations = await saveRelations(ctx, c, row.id, {}, input.values, tx);
+    const relations = await saveRelations(ctx, c, row.id, dataRecord<string[]>(), input.values, tx);
     const entry = toEntry(c, row, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
   });
@@ -83,7 +84,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
       updated_at: at,
     };
     await entries.update(next, tx);
-    const current = hasManyToMany(c) ? ((await entries.relationsOf([id], tx)).get(id) ?? {}) : {};
+    const current = hasManyToMany(c) ? ((await entries.relationsOf([id], tx)).get(id) ?? dataRecord<string[]>()) : dataRecord<string[]>();
     const relations = await saveRelations(ctx, c, id, current, input.values, tx);
     const entry = toEntry(c, next, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };
@@ -244,17 +245,17 @@ async function recordEvents(ctx: ServiceContext, tx: Sql, workspaceId: string, c
 
 /** New `data`: stored values with the patch applied; null clears; many-to-many never lives here. */
 function mergeData(c: StoredCollection, data: Record<string, unknown>, values: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = dataRecord();
   for (const f of c.fields) {
     if (f.type === "relations") continue;
-    const v = Object.hasOwn(values, f.name) ? values[f.name] : data[f.name];
+    const v = Object.hasOwn(values, f.name) ? values[f.name] : own(data, f.name);
     if (v !== undefined && v !== null) out[f.name] = v;
   }
   return out;
 }
 
 async function saveRelations(ctx: ServiceContext, c: StoredCollection, id: string, current: RelationMap, values: Record<string, unknown>, tx: Sql): Promise<RelationMap> {
-  const out: RelationMap = { ...current };
+  const out: RelationMap = dataRecord(current);
   for (const f of c.fields) {
     if (f.type !== "relations" || !Object.hasOwn(values, f.name)) continue;
     const ids = (values[f.name] as string[] | null) ?? [];

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { badRequest, conflict, notFound } from "../core/errors.js";
 import { countViolations, storedValues, validateSubmission, type SubmissionFile } from "../core/form-values.js";
 import { fieldsToCheck, isFormSlug, narrowedFields, parseFormDefinition } from "../core/forms.js";
+import { dataRecord, own } from "../core/records.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
 import { newRowId } from "../storage/ids.js";
 import { createFormRepo, type StoredForm } from "../storage/forms.js";
@@ -78,7 +79,7 @@ export async function updateForm(ctx: ServiceContext, workspaceId: string, slug:
     }
     if (stored > 0 && vis.revealCount && fieldsToCheck(before.fields, def.fields).length > 0) {
       const rows: ReturnType<typeof storedValues>[] = [];
-      let total = { rows: 0, byField: {} as Record<string, number> };
+      let total = { rows: 0, byField: dataRecord<number>() };
       for await (const page of submissions.scan(before.id, SCAN_PAGE, tx)) {
         rows.length = 0;
         for (const s of page) rows.push(storedValues(s.data, s.files));
@@ -184,13 +185,13 @@ export async function submitForm(ctx: ServiceContext, workspaceId: string, slug:
 }
 
 function trippedHoneypot(name: string, input: SubmitInput): boolean {
-  const v = input.values[name];
+  const v = own(input.values, name);
   const filled = v !== undefined && v !== null && v !== false && (typeof v !== "string" || v.trim() !== "");
   return filled || input.uploads.some((u) => u.field === name);
 }
 
 function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const out = { ...a };
+  const out = dataRecord(a);
   for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
   return out;
 }

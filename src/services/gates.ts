@@ -8,10 +8,9 @@
  */
 import { forbidden, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
-import { assertHoldsGrant, bypassesGrants, type Actor, type Principal } from "../core/principal.js";
-import { admitsAccount, type AccountChange } from "../core/openings.js";
+import { assertHoldsGrant, type Actor, type Principal } from "../core/principal.js";
 import { evaluateRule, type RuleAccount } from "../core/rules.js";
-import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
+import type { StoredCollection } from "../storage/collections.js";
 import { repo } from "../storage/context.js";
 import { createRuleRepo } from "../storage/rules.js";
 import type { ServiceContext } from "./context.js";
@@ -96,7 +95,6 @@ export async function assertCanExpand(
   assertEntriesRead(p);
 }
 
-
 /**
  * The one check of every change that widens who reads entries (core/openings.ts: opening a
  * collection, pointing it at another rule, changing a rule in use): it needs entries:read, so
@@ -105,20 +103,6 @@ export async function assertCanExpand(
  */
 export function assertMayOpen(actor: Actor): void {
   assertHoldsGrant(actor, "entries:read");
-}
-
-/**
- * Creating an end user, or giving one a password, an email, a verified state, attributes or
- * activation (core/openings.ts `admitsAccount`), makes an account someone can sign in as and a
- * rule can admit: while any collection of the workspace is gated, that is reading its entries by
- * another route, so users:write alone is not enough — it also needs entries:read (spec 5.4.3).
- * Owners and the operator bypass.
- */
-export async function assertMayAdmitAccount(ctx: ServiceContext, workspaceId: string, actor: Actor, change: AccountChange, creating: boolean): Promise<void> {
-  if (bypassesGrants(actor)) return;
-  if (!admitsAccount(change, creating)) return;
-  const collections = await repo(ctx, createCollectionRepo).list(workspaceId);
-  if (collections.some((c) => c.access === "gated")) assertMayOpen(actor);
 }
 
 function assertEntriesRead(principal: Principal): void {

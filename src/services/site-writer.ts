@@ -12,6 +12,7 @@ import { repo } from "../storage/context.js";
 import { createSiteBlobRepo, siteBlobKey } from "../storage/site-blobs.js";
 import type { SiteLease } from "../storage/site-lease.js";
 import type { Manifest } from "../storage/sites.js";
+import { dataRecord } from "../core/records.js";
 import type { ServiceContext } from "./context.js";
 import type { ArchiveFile } from "./site-archive.js";
 
@@ -40,7 +41,8 @@ export interface SiteWriter {
 export function createSiteWriter(ctx: ServiceContext, workspaceId: string): SiteWriter {
   const registry = repo(ctx, createSiteBlobRepo);
   const quota = ctx.options.siteQuota;
-  const manifest: Manifest = {};
+  // Paths are the archive's: a file named __proto__ or constructor is a key like any other.
+  const manifest: Manifest = dataRecord();
   const distinct = new Map<string, number>();
   let distinctBytes = 0;
   let pending = new Map<string, Uint8Array>();
@@ -81,7 +83,7 @@ export function createSiteWriter(ctx: ServiceContext, workspaceId: string): Site
     async finish() {
       await flush();
       // Paths in order, whatever the archive's; a path it held twice keeps its last content (as tar does).
-      const sorted: Manifest = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : 1)));
+      const sorted: Manifest = dataRecord(Object.entries(manifest).sort(([a], [b]) => (a < b ? -1 : 1)));
       const files = Object.values(sorted);
       return { manifest: sorted, blobs: new Map(files.map((f) => [f.sha256, f.size])), size: files.reduce((sum, f) => sum + f.size, 0) };
     },

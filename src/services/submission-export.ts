@@ -5,6 +5,7 @@
  */
 import { listOf, type ListResponse } from "../core/lists.js";
 import type { SubmissionFile } from "../core/form-values.js";
+import { own } from "../core/records.js";
 import { submissionView, type StoredSubmission } from "../storage/submissions.js";
 import type { ServiceContext } from "./context.js";
 import { getForm } from "./forms.js";
@@ -69,7 +70,7 @@ export async function exportSubmissions(
     csvCell(s.updated_at),
     ...names.map((name) => {
       const files = s.files.filter((f: SubmissionFile) => f.field === name);
-      return files.length > 0 ? csvCell(files.map((f) => f.filename).join(", ")) : csvCell(s.data[name]);
+      return files.length > 0 ? csvCell(files.map((f) => f.filename).join(", ")) : csvCell(own(s.data, name));
     }),
   ]);
   // RFC 4180: CRLF line ends, fields with quotes, commas or line breaks quoted and quotes doubled.

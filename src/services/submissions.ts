@@ -5,6 +5,7 @@
  */
 import { notFound } from "../core/errors.js";
 import { validateSubmissionPatch, type SubmissionFile } from "../core/form-values.js";
+import { dataRecord } from "../core/records.js";
 import { createSubmissionRepo, submissionBlobKey, type StoredSubmission } from "../storage/submissions.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
@@ -41,7 +42,7 @@ export async function patchSubmission(ctx: ServiceContext, workspaceId: string, 
     const before = await submissions.get(form.id, id, tx);
     if (!before) throw notFound("Unknown submission");
     const { set, clear } = validateSubmissionPatch(form.fields, patch, before.data);
-    const data = { ...before.data, ...set };
+    const data = dataRecord({ ...before.data, ...set });
     for (const name of clear) delete data[name];
     const dropped: SubmissionFile[] = before.files.filter((f) => clear.includes(f.field));
     const after: StoredSubmission = {

@@ -10,6 +10,7 @@ import type { StorageContext } from "./context.js";
 import type { Sql, SqlValue } from "./sql.js";
 import { buildListQuery, jsonPath } from "./entry-query.js";
 import { parseObjectColumn } from "./json-column.js";
+import { dataRecord, own } from "../core/records.js";
 
 /** A stored row with `data` parsed. */
 export interface EntryRow {
@@ -39,7 +40,8 @@ function fromRaw(raw: RawRow): EntryRow {
  */
 export function toEntry(def: Pick<CollectionDefinition, "fields">, row: EntryRow, relations: RelationMap | undefined): Entry {
   const out: Record<string, unknown> = { id: row.id };
-  for (const f of def.fields) out[f.name] = f.type === "relations" ? (relations?.[f.name] ?? []) : (row.data[f.name] ?? null);
+  // own(): a field named `constructor` that was never set is null, not Object.prototype's.
+  for (const f of def.fields) out[f.name] = f.type === "relations" ? ((relations && own(relations, f.name)) ?? []) : (own(row.data, f.name) ?? null);
   out._status = row.status;
   out._published_at = row.published_at;
   out._created_by = row.created_by;
@@ -143,7 +145,7 @@ export function createEntryRepo(ctx: StorageContext) {
       );
       for (const r of rows) {
         let map = out.get(r.entry_id);
-        if (!map) out.set(r.entry_id, (map = {}));
+        if (!map) out.set(r.entry_id, (map = dataRecord()));
         (map[r.field] ??= []).push(r.target_id);
       }
       return out;

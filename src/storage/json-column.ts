@@ -2,6 +2,7 @@
  * JSON columns read leniently: a row written by an older version, or damaged by hand, reads as
  * empty rather than failing the whole request. Callers narrow the elements themselves.
  */
+import { dataRecord } from "../core/records.js";
 
 /** The parsed value, or `undefined` when `json` is not JSON. */
 export function parseJsonColumn(json: string): unknown {
@@ -13,15 +14,20 @@ export function parseJsonColumn(json: string): unknown {
 }
 
 /**
- * A stored JSON object; anything else (not JSON, an array, a scalar) reads as `{}`.
+ * A stored JSON object; anything else (not JSON, an array, a scalar) reads as `{}`. Its keys are
+ * user-chosen names (entry fields, attributes, form fields), so it has no prototype: a field named
+ * `constructor` that was never set reads as undefined (core/records.ts).
  *
  * @example
- * parseObjectColumn('{"plan":"pro"}'); // { plan: "pro" }
+ * parseObjectColumn('{"plan":"pro"}'); // { plan: "pro" }, without a prototype
  * parseObjectColumn("[1]"); // {}
  */
 export function parseObjectColumn(json: string): Record<string, unknown> {
   const value = parseJsonColumn(json);
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  // JSON.parse makes every key, `__proto__` included, an own property: dropping the prototype
+  // afterwards changes no key and copies nothing.
+  if (value && typeof value === "object" && !Array.isArray(value)) return Object.setPrototypeOf(value, null) as Record<string, unknown>;
+  return dataRecord();
 }
 
 /**

@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import { urlToHttpOptions } from "node:url";
 import { LRUCache } from "lru-cache";
 import { FORBIDDEN_HEADER_NAMES } from "../core/webhook-policy.js";
+import { dataRecord } from "../core/records.js";
 import { AddressNotAllowedError, checkLiteralHost } from "./pinned-agent.js";
 import { SIGNATURE_HEADER, signBody, standardWebhookHeaders } from "./sign.js";
 import type { WebhookTarget } from "./types.js";
@@ -201,7 +202,8 @@ function buildHeaders(custom: Record<string, string>, own: Record<string, string
     break;
   }
   if (!any) return own;
-  const headers: Record<string, string> = {};
+  // Header names are the owner's: a custom header named `__proto__` is a header, not a prototype.
+  const headers = dataRecord<string>();
   const taken = new Set(Object.keys(own).map((name) => name.toLowerCase()));
   for (const [name, value] of Object.entries(custom)) {
     if (!RESERVED_HEADERS.has(name.toLowerCase()) && !taken.has(name.toLowerCase())) headers[name] = value;

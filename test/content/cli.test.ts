@@ -70,5 +70,9 @@ describe("content CLI", () => {
     const invalid = await svc("entries", "create", "posts", "-w", "demo", "--field", "views=lots");
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/views: must be a finite number/);
+    // A field name is a key, never a prototype: __proto__ is refused by name, not silently lost.
+    const proto = await svc("entries", "create", "posts", "-w", "demo", "--field", "title=T", "--field", "__proto__=x");
+    expect(proto.code).toBe(1);
+    expect(proto.stderr).toMatch(/__proto__: unknown field of collection posts/);
   });
 });

@@ -86,7 +86,7 @@ describe.each(drivers)("PATCH collections on %s", (driver) => {
     [{ rename: { from: "nope", to: "x" } }, /^rename\.from: unknown field nope of collection posts \(fields: headline, /],
     [{ rename: { from: "note", to: "headline" } }, /^rename\.to: collection posts already has a field headline$/],
     [{ rename: { from: "note", to: "note" } }, /^rename\.to: is the field's current name$/],
-    [{ rename: { from: "note", to: "_x" } }, /^rename\.to: must be 1-63 letters/],
+    [{ rename: { from: "note", to: "_x" } }, /^rename\.to: "_x" is reserved/],
     [{ rename: { from: "note", to: "id" } }, /^rename\.to: id is a system field/],
     [{ add: { name: "headline", type: "string" } }, /^add\.name: collection posts already has a field headline$/],
     [{ add: { name: "x", type: "float" } }, /^add\.type: /],

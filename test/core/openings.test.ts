@@ -1,6 +1,6 @@
 /** core/openings.ts: which collection and rule changes widen who reads entries. */
 import { describe, expect, it } from "vitest";
-import { admitsAccount, changesGate, opensCollection, type Exposure } from "../../src/core/openings.js";
+import { changesGate, opensCollection, type Exposure } from "../../src/core/openings.js";
 
 const pub: Exposure = { access: "public", rule: null };
 const priv: Exposure = { access: "private", rule: null };
@@ -31,19 +31,5 @@ describe("changesGate", () => {
     expect(changesGate(1, { signed_in: true }, { account: { field: "plan", eq: "pro" } })).toBe(true);
     expect(changesGate(1, { signed_in: true }, { signed_in: true })).toBe(false);
     expect(changesGate(0, { signed_in: true }, { account: { field: "plan", eq: "pro" } })).toBe(false);
-  });
-});
-
-describe("admitsAccount", () => {
-  it("is true for a new account and for changes a sign-in or a rule can use", () => {
-    expect(admitsAccount({}, true)).toBe(true);
-    for (const change of [{ password: "x" }, { email: "a@example.com" }, { emailVerified: true }, { attributes: {} }, { active: true }]) {
-      expect(admitsAccount(change, false)).toBe(true);
-    }
-  });
-  it("is false for deactivating, unverifying and empty changes", () => {
-    expect(admitsAccount({ active: false }, false)).toBe(false);
-    expect(admitsAccount({ emailVerified: false }, false)).toBe(false);
-    expect(admitsAccount({}, false)).toBe(false);
   });
 });

@@ -112,6 +112,9 @@ describeBrowser("dashboard in Chromium: owner", () => {
     await expectAccessible(page, "members");
     await page.getByRole("navigation", { name: "Users and API keys" }).getByRole("link", { name: "API Keys" }).click();
     await page.getByLabel("Name").fill("reader");
+    // The picker says what users:write admits, tied to its checkbox for screen readers.
+    const note = await page.getByLabel("users:write").evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
+    expect(note).toMatch(/users:write.*accounts that gated\s+collections' rules let in.*as sensitive as entries:read/s);
     await page.getByLabel("entries:read").check();
     await page.getByRole("button", { name: "Create key" }).click();
     const value = (await page.getByTestId("key-value").textContent())!;

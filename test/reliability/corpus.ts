@@ -125,13 +125,16 @@ export function bodyCases(template: Template, limit: number): BadRequest[] {
     { name: "deep nesting", body: nest(200) },
     { name: "deep nesting inside a valid body", body: json(t).replace(/^\{/, `{"zz_nested":${nest(100)},`) },
     { name: "__proto__ key", body: `{"__proto__":{"admin":true},${json(t).slice(1)}` },
-    { name: "constructor key", body: `{"constructor":{"prototype":{"admin":true}},${json(t).slice(1)}` },
     { name: "invalid UTF-8", body: Buffer.concat([Buffer.from(json(t).slice(0, -1) + ",\"zz\":\""), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from("\"}")]) },
     { name: "wrong content type text/plain", body: json(t), contentType: "text/plain" },
     { name: "wrong content type xml", body: "<a/>", contentType: "application/xml" },
     { name: "over the body limit", body: json({ ...t, zz_pad: "p".repeat(limit) }) },
   ];
-  if (template.extra === undefined || template.extra === "refused") cases.push({ name: "extra field", body: json({ ...t, zz_unknown_field: 1 }) });
+  // `constructor` is an ordinary name (a collection may have such a field): refused as unknown
+  // where unknown fields are, and never read as Object.prototype's.
+  if (template.extra === undefined || template.extra === "refused") {
+    cases.push({ name: "extra field", body: json({ ...t, zz_unknown_field: 1 }) }, { name: "constructor key", body: `{"constructor":{"prototype":{"admin":true}},${json(t).slice(1)}` });
+  }
   if (template.required.length > 0) cases.push({ name: "missing fields ({})", body: "{}" }, { name: "null", body: "null" });
   for (const key of template.required) {
     const { [key]: _drop, ...rest } = t;

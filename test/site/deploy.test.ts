@@ -61,6 +61,13 @@ describe.each(drivers)("site deploy safety on %s", (driver) => {
     expect(await (await t.request(`/${long}`)).text()).toBe("deep");
   });
 
+  it("serves files named __proto__ and constructor like any other", async () => {
+    const res = await deploy(rawTar([{ path: "index.html", body: "home" }, { path: "__proto__", body: "proto" }, { path: "constructor", body: "ctor" }]));
+    expect(res.status).toBe(201);
+    expect(await (await t.request("/__proto__")).text()).toBe("proto");
+    expect(await (await t.request("/constructor")).text()).toBe("ctor");
+  });
+
   it.each([
     ["not gzip, not tar", new TextEncoder().encode("hello, this is not an archive at all"), 400],
     ["a gzip of garbage", rawTar([]).subarray(0, 10), 400],

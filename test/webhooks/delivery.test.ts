@@ -72,10 +72,14 @@ describe("delivery format (spec 6.1, 6.3, 6.4, 6.5)", () => {
       "X-SERVICE-SIGNATURE": "sha256=forged",
       "Content-Length": "1",
       Connection: "close",
+      // Header names are data: these are headers, not Object.prototype's (JSON.parse keeps __proto__ an own key).
+      ...(JSON.parse('{"__proto__":"proto-value","constructor":"constructor-value"}') as Record<string, string>),
     };
     const d = dispatcher({ source: sourceOf(target(r.url(), { headers })) });
     d.emit(contentEvent("content.deleted"));
     const [req] = await r.waitFor(1);
+    const sent = req.rawHeaders.flatMap((name, i) => (i % 2 === 0 ? [`${name}: ${req.rawHeaders[i + 1]}`] : []));
+    expect(sent).toEqual(expect.arrayContaining(["__proto__: proto-value", "constructor: constructor-value"]));
     expect(req.headers["x-api-key"]).toBe("key-value-1");
     expect(req.headers.authorization).toBe("Bearer tok");
     expect(req.headers["content-type"]).toBe("application/json");

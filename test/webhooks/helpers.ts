@@ -22,6 +22,8 @@ export interface Received {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** Names and values as sent, in pairs (Node's `headers` leaves out a header named `__proto__`). */
+  rawHeaders: string[];
   raw: Buffer;
 }
 
@@ -46,7 +48,7 @@ export async function startReceiver(handler: Handler = (_req, res) => res.end("o
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const received: Received = { at: Date.now(), method: req.method!, path: req.url!, headers: req.headers, raw: Buffer.concat(chunks) };
+      const received: Received = { at: Date.now(), method: req.method!, path: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, raw: Buffer.concat(chunks) };
       requests.push(received);
       for (const w of waiters.filter((w) => requests.length >= w.count)) w.resolve();
       handler(req, res, received);

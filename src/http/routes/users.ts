@@ -39,12 +39,12 @@ export const endUserRoutes = defineRoutes([
     method: "POST",
     path: "/api/dashboard/users",
     access: access.grant("users:write"),
-    summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true); while a collection is gated also needs entries:read",
+    summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true)",
     body: { schema: endUserBodySchema.required({ email: true, password: true }) },
     response: { status: 201, description: "The end user" },
-    async handler(event, { service, workspace, principal }) {
+    async handler(event, { service, workspace }) {
       requireIdentity(workspace);
-      const user = await createEndUser(service, workspace.id, await readJsonObject(event, service.options.bodyLimit), principal!);
+      const user = await createEndUser(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
       event.res.status = 201;
       return user;
     },
@@ -64,12 +64,12 @@ export const endUserRoutes = defineRoutes([
     method: "PATCH",
     path: "/api/dashboard/users/:id",
     access: access.grant("users:write"),
-    summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions; while a collection is gated, a change a rule or sign-in can use also needs entries:read",
+    summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions",
     body: { schema: endUserBodySchema },
     response: { description: "The end user" },
-    async handler(event, { service, workspace, principal }) {
+    async handler(event, { service, workspace }) {
       requireIdentity(workspace);
-      return updateEndUser(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit), principal!);
+      return updateEndUser(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit));
     },
   },
   {
