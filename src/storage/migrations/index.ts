@@ -17,6 +17,7 @@ import { credentialsVersions } from "./012-credentials-versions.js";
 import { entryDeliveries } from "./013-entry-deliveries.js";
 import { versionPush } from "./014-version-push.js";
 import { deliveryRowids } from "./015-delivery-rowids.js";
+import { tokenFamilies } from "./031-token-families.js";
 
 export interface Migration {
   id: number;
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   { id: 13, name: "entry-deliveries", sql: entryDeliveries },
   { id: 14, name: "version-push", sql: versionPush },
   { id: 15, name: "delivery-rowids", sql: deliveryRowids },
+  { id: 31, name: "token-families", sql: tokenFamilies },
 ];
