@@ -106,8 +106,8 @@ export function createDashboardTokenRepo(ctx: StorageContext) {
       if (isTokenFormat("dashboard_refresh", refreshToken)) hashes.push(hashToken(refreshToken));
       for (const h of hashes) {
         await sql.run(
-          "DELETE FROM dashboard_tokens WHERE user_id = ? AND workspace_id = ? AND family_id IN (SELECT family_id FROM dashboard_tokens WHERE token_hash = ? AND user_id = ? AND workspace_id = ?)",
-          [userId, workspaceId, h, userId, workspaceId],
+          "DELETE FROM dashboard_tokens WHERE user_id = ? AND workspace_id = ? AND (token_hash = ? OR family_id IN (SELECT family_id FROM dashboard_tokens WHERE token_hash = ?))",
+          [userId, workspaceId, h, h],
         );
       }
     },
