@@ -5,47 +5,25 @@
  * anonymous reader (test/scale/version-push.test.ts), never later; the ETag the first instance
  * gave is not answered 304 by the other after the change.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createService, type Service } from "../../src/service.js";
+import { createService } from "../../src/service.js";
 import { createTestDatabase, PG_URL, REDIS_URL, type TestDatabase } from "../helpers/database.js";
-import { requestAt, silentLogger, type RequestInit2 } from "../helpers/server.js";
+import { serveService, silentLogger, type ServedService } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
 
 const BOUND_MS = 2000;
 
-interface Instance {
-  svc: Service;
-  request(path: string, init?: RequestInit2): Promise<Response>;
-  close(): Promise<void>;
-}
-
-async function serve(svc: Service): Promise<Instance> {
-  const server: Server = createServer(svc.handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    svc,
-    request: (path, init) => requestAt(base, path, init),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await svc.close();
-    },
-  };
-}
 
 describe.runIf(PG_URL)("OpenAPI document across instances on PostgreSQL", () => {
   let db: TestDatabase;
-  let a: Instance;
-  let b: Instance;
+  let a: ServedService;
+  let b: ServedService;
   let owner: string;
   beforeAll(async () => {
     db = await createTestDatabase("postgresql");
     const common = { dataDir: db.dataDir, database: db.url, blobs: "memory:", secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger(), ...(REDIS_URL ? { redis: REDIS_URL } : {}) };
-    a = await serve(await createService(common));
-    b = await serve(await createService(common));
+    a = await serveService(await createService(common));
+    b = await serveService(await createService(common));
     const wsId = (await a.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
     owner = await dashboardToken(a.svc.context, wsId, "owner");
   });
@@ -55,7 +33,7 @@ describe.runIf(PG_URL)("OpenAPI document across instances on PostgreSQL", () => 
     await db?.cleanup();
   });
 
-  const entrySchemas = async (x: Instance, token?: string, etag?: string) => {
+  const entrySchemas = async (x: ServedService, token?: string, etag?: string) => {
     const res = await x.request("/api/openapi.json", { token, headers: etag ? { "if-none-match": etag } : {} });
     const text = await res.text();
     const names = res.status === 200 ? Object.keys(JSON.parse(text).components.schemas).filter((s: string) => s.startsWith("Entry_")) : [];
