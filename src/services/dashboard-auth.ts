@@ -7,6 +7,7 @@
  * const member = await verifyMemberLogin(ctx, ws.id, email, password);
  * if (member) return issueDashboardTokens(ctx, ws.id, member);
  */
+import { unauthorized } from "../core/errors.js";
 import { repo } from "../storage/context.js";
 import { createDashboardTokenRepo, type TokenPair } from "../storage/dashboard-tokens.js";
 import { createMemberRepo, type Member } from "../storage/members.js";
@@ -29,12 +30,22 @@ export function issueDashboardTokens(ctx: ServiceContext, workspaceId: string, m
   return tokens(ctx).issue(workspaceId, member);
 }
 
-/** Exchanges a refresh token (single use) for a pair carrying the current role and grants; 401 otherwise. */
-export function refreshDashboardTokens(ctx: ServiceContext, workspaceId: string, refreshToken: unknown): Promise<TokenPair> {
-  return tokens(ctx).refresh(workspaceId, refreshToken);
+/**
+ * Exchanges a refresh token (single use) for a pair carrying the current role and grants; 401
+ * otherwise. A used token presented again has been copied: every token of its sign-in is revoked,
+ * so neither the thief nor the user keeps a session (the user signs in again), and it is logged.
+ */
+export async function refreshDashboardTokens(ctx: ServiceContext, workspaceId: string, refreshToken: unknown): Promise<TokenPair> {
+  const outcome = await tokens(ctx).refresh(workspaceId, refreshToken);
+  if (outcome.pair) return outcome.pair;
+  if (outcome.replay) {
+    const { userId, revoked } = outcome.replay;
+    ctx.logger.warn(`dashboard refresh token used twice: signed out that sign-in of user ${userId} in workspace ${workspaceId} (${revoked} tokens revoked)`);
+  }
+  throw unauthorized();
 }
 
-/** Signs out: ends the access token and, when given and the member's own, the refresh token. */
+/** Signs out: ends the sign-in of the access token and, when given and the member's own, of the refresh token. */
 export function endDashboardSession(ctx: ServiceContext, workspaceId: string, memberId: string, accessToken: string, refreshToken?: unknown): Promise<void> {
   return tokens(ctx).logout(workspaceId, memberId, accessToken, refreshToken);
 }

@@ -138,11 +138,16 @@ export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: st
   });
 }
 
-/** Sends one signed sample delivery of `event` (default content.updated) through the real delivery path. */
+/**
+ * Sends one signed sample delivery through the real delivery path: of `event` when named (any of
+ * the six: a test may try an event before subscribing to it), else of the first event the webhook
+ * is subscribed to, so the receiver sees what it will really get.
+ */
 export async function testWebhook(ctx: ServiceContext, workspaceId: string, id: string, event?: unknown): Promise<WebhookTestResult> {
   const input = parseWithSchema(webhookTestSchema, { event }, { named: true });
   const target = await webhooks(ctx).target(workspaceId, id);
-  const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, input.event ?? "content.updated", ctx.now()));
+  const name = input.event ?? target.events[0] ?? "content.updated";
+  const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, name, ctx.now()));
   return {
     status: result.status,
     ok: result.ok,

@@ -2,20 +2,21 @@
  * Dashboard sessions (spec 3, DESIGN §4.2): an access token `ds_` living one hour that carries the
  * role and grants read at issue, and a refresh token `dr_` living 30 days. Refresh re-reads role
  * and grants — the only way a change reaches a signed-in person (spec 3) — and rotates the refresh
- * token (single use). Only SHA-256 hashes are stored.
+ * token (single use). Every token of one sign-in shares a family id; a used refresh token is kept
+ * (marked `used_at`) until it expires, so presenting it again is recognised as a replay and ends
+ * the whole family, access tokens included (OAuth 2.0 security BCP). Only SHA-256 hashes are stored.
  *
  * @example
  * const tokens = repo(ctx, createDashboardTokenRepo);
  * const pair = await tokens.issue(user.workspaceId, user); // { access_token, refresh_token, expires_in, role }
  */
-import { unauthorized } from "../core/errors.js";
+import { randomUUID } from "node:crypto";
 import { generateToken, hashToken, isTokenFormat } from "../core/keys.js";
 import { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from "../core/lifetimes.js";
 import type { StorageContext } from "./context.js";
 import type { Member } from "./members.js";
 import { parseStoredGrants } from "./credentials.js";
 import type { Sql } from "./sql.js";
-
 
 /** The body of a login or refresh response (DESIGN §4.2). */
 export interface TokenPair {
@@ -26,66 +27,88 @@ export interface TokenPair {
   role: Member["role"];
 }
 
+/**
+ * What a refresh came to: a new pair, or a refusal; `replay` when the token had been used before,
+ * with the family that was revoked for it (for the log: never the token).
+ */
+export type RefreshOutcome = { pair: TokenPair } | { pair?: undefined; replay?: { userId: string; revoked: number } };
+
+type Holder = Pick<Member, "id" | "role" | "grants">;
+
 /** Repository factory; use through `repo(ctx, createDashboardTokenRepo)`. */
 export function createDashboardTokenRepo(ctx: StorageContext) {
   const { sql } = ctx;
 
-  const issueWith = async (db: Sql, workspaceId: string, user: Pick<Member, "id" | "role" | "grants">): Promise<TokenPair> => {
+  const issueWith = async (db: Sql, workspaceId: string, user: Holder, family: string): Promise<TokenPair> => {
     const now = ctx.now();
-    const at = new Date(now).toISOString();
+    const at = iso(now);
     const access = generateToken("dashboard_access");
     const refresh = generateToken("dashboard_refresh");
     const grants = JSON.stringify(user.grants);
     // Expired rows of this user go now, so the table does not grow with every sign-in.
     await db.run("DELETE FROM dashboard_tokens WHERE user_id = ? AND expires_at <= ?", [user.id, at]);
-    const insert = "INSERT INTO dashboard_tokens (token_hash, kind, workspace_id, user_id, role, grants, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-    await db.run(insert, [hashToken(access), "access", workspaceId, user.id, user.role, grants, at, iso(now + ACCESS_TOKEN_TTL_MS)]);
-    await db.run(insert, [hashToken(refresh), "refresh", workspaceId, user.id, user.role, grants, at, iso(now + REFRESH_TOKEN_TTL_MS)]);
+    const insert =
+      "INSERT INTO dashboard_tokens (token_hash, kind, workspace_id, user_id, role, grants, created_at, expires_at, family_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    await db.run(insert, [hashToken(access), "access", workspaceId, user.id, user.role, grants, at, iso(now + ACCESS_TOKEN_TTL_MS), family]);
+    await db.run(insert, [hashToken(refresh), "refresh", workspaceId, user.id, user.role, grants, at, iso(now + REFRESH_TOKEN_TTL_MS), family]);
     return { access_token: access, refresh_token: refresh, expires_in: ACCESS_TOKEN_TTL_MS / 1000, role: user.role };
   };
 
   return {
-    /** A fresh token pair for a user who just proved their password. */
-    issue(workspaceId: string, user: Pick<Member, "id" | "role" | "grants">): Promise<TokenPair> {
-      return sql.transaction((tx) => issueWith(tx, workspaceId, user));
+    /** A fresh token pair, the first of a new family, for a user who just proved their password. */
+    issue(workspaceId: string, user: Holder): Promise<TokenPair> {
+      return sql.transaction((tx) => issueWith(tx, workspaceId, user, randomUUID()));
     },
 
     /**
-     * Exchanges a refresh token for a new pair carrying the user's current role and grants. The
-     * presented refresh token is consumed (a second use is 401). Unknown, expired, malformed, or
-     * of another workspace → 401; a removed user has no tokens left.
+     * Exchanges a refresh token for a new pair of the same family carrying the user's current
+     * role and grants. Unknown, expired, malformed, of another workspace, or of a removed user →
+     * no pair. Already used → no pair, and every token of its family is deleted.
      */
-    async refresh(workspaceId: string, refreshToken: unknown): Promise<TokenPair> {
-      if (!isTokenFormat("dashboard_refresh", refreshToken)) throw unauthorized();
+    async refresh(workspaceId: string, refreshToken: unknown): Promise<RefreshOutcome> {
+      if (!isTokenFormat("dashboard_refresh", refreshToken)) return {};
       const hash = hashToken(refreshToken);
-      return sql.transaction(async (tx) => {
-        const row = await tx.get<{ user_id: string; expires_at: string }>(
-          "SELECT user_id, expires_at FROM dashboard_tokens WHERE token_hash = ? AND kind = 'refresh' AND workspace_id = ?",
+      return sql.transaction(async (tx): Promise<RefreshOutcome> => {
+        const at = iso(ctx.now());
+        // Check and spend in one statement: of two concurrent refreshes with one token exactly
+        // one matches `used_at IS NULL` (PostgreSQL re-checks it after the other's commit).
+        const { changes } = await tx.run(
+          "UPDATE dashboard_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'refresh' AND workspace_id = ? AND used_at IS NULL AND expires_at > ?",
+          [at, hash, workspaceId, at],
+        );
+        const row = await tx.get<{ user_id: string; family_id: string; used_at: string | null }>(
+          "SELECT user_id, family_id, used_at FROM dashboard_tokens WHERE token_hash = ? AND kind = 'refresh' AND workspace_id = ?",
           [hash, workspaceId],
         );
-        if (!row) throw unauthorized();
-        // Consume first: of two concurrent refreshes with one token, only one deletes the row.
-        const { changes } = await tx.run("DELETE FROM dashboard_tokens WHERE token_hash = ?", [hash]);
-        if (changes !== 1 || Date.parse(row.expires_at) <= ctx.now()) throw unauthorized();
+        if (!row) return {};
+        if (changes !== 1) {
+          if (row.used_at === null) return {}; // expired, never used
+          // The revocation is committed, not rolled back: the caller refuses without throwing here.
+          const revoked = await tx.run("DELETE FROM dashboard_tokens WHERE family_id = ? AND workspace_id = ?", [row.family_id, workspaceId]);
+          return { replay: { userId: row.user_id, revoked: revoked.changes } };
+        }
         const user = await tx.get<{ id: string; role: string; grants: string }>(
           "SELECT id, role, grants FROM dashboard_users WHERE id = ? AND workspace_id = ?",
           [row.user_id, workspaceId],
         );
-        if (!user) throw unauthorized();
+        if (!user) return {};
         const role = user.role === "owner" ? "owner" : "member";
-        return issueWith(tx, workspaceId, { id: user.id, role, grants: parseStoredGrants(user.grants) });
+        return { pair: await issueWith(tx, workspaceId, { id: user.id, role, grants: parseStoredGrants(user.grants) }, row.family_id) };
       });
     },
 
     /**
-     * Signs out: deletes the presented access token and, when given, the refresh token — only
-     * if it belongs to the same user.
+     * Signs out: deletes every token of the presented access token's sign-in and, when given,
+     * of the refresh token's — only tokens of the same user.
      */
     async logout(workspaceId: string, userId: string, accessToken: string, refreshToken?: unknown): Promise<void> {
       const hashes = [hashToken(accessToken)];
       if (isTokenFormat("dashboard_refresh", refreshToken)) hashes.push(hashToken(refreshToken));
       for (const h of hashes) {
-        await sql.run("DELETE FROM dashboard_tokens WHERE token_hash = ? AND user_id = ? AND workspace_id = ?", [h, userId, workspaceId]);
+        await sql.run(
+          "DELETE FROM dashboard_tokens WHERE user_id = ? AND workspace_id = ? AND (token_hash = ? OR family_id IN (SELECT family_id FROM dashboard_tokens WHERE token_hash = ?))",
+          [userId, workspaceId, h, h],
+        );
       }
     },
   };

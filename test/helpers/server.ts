@@ -53,6 +53,29 @@ export async function startTestServer(driver: DriverName = "sqlite", options: Se
   };
 }
 
+/** A service of the caller's (e.g. a second instance on one database) served over real HTTP. */
+export interface ServedService {
+  svc: Service;
+  request(path: string, init?: RequestInit2): Promise<Response>;
+  /** Stops the server and closes the service. */
+  close(): Promise<void>;
+}
+
+export async function serveService(svc: Service): Promise<ServedService> {
+  const server: Server = createServer(svc.handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    svc,
+    request: (path, init) => requestAt(base, path, init),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await svc.close();
+    },
+  };
+}
+
 export type RequestInit2 = RequestInit & { host?: string; token?: string; json?: unknown; localAddress?: string };
 
 /**

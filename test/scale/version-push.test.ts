@@ -5,42 +5,22 @@
  * the other instance's content staleness is bounded (measured: p50/p99 printed); a lost LISTEN
  * connection falls back to round trips and flushes when it is back.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createService, type Service } from "../../src/service.js";
+import { createService } from "../../src/service.js";
 import { openDatabase } from "../../src/storage/open.js";
 import type { Sql } from "../../src/storage/sql.js";
 import { createEntry } from "../../src/services/entries.js";
 import { createTestDatabase, PG_URL, type TestDatabase } from "../helpers/database.js";
-import { requestAt, silentLogger, type RequestInit2 } from "../helpers/server.js";
+import { serveService, silentLogger, type ServedService } from "../helpers/server.js";
 import { createTestKey } from "../helpers/credentials.js";
 import { dashboardToken } from "../helpers/sessions.js";
 
 /** Generous: the notification normally arrives within milliseconds (see the printed figures). */
 const BOUND_MS = 2000;
 
-interface Instance {
-  svc: Service;
-  request(path: string, init?: RequestInit2): Promise<Response>;
-  close(): Promise<void>;
-}
-
-async function serve(svc: Service): Promise<Instance> {
-  const server: Server = createServer(svc.handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    svc,
-    request: (path, init) => requestAt(base, path, init),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await svc.close();
-    },
-  };
-}
+type Instance = ServedService;
+const serve = serveService;
 
 /** `sql` counting the statements it runs (LISTEN traffic is on its own connection, not counted). */
 function counting(sql: Sql): Sql & { count: number } {

@@ -5,7 +5,8 @@
  * 011 made its tables and columns. Migration 015 moves SQLite's stored delivery JSON to a table
  * keyed by the entry's rowid: a database holding bodies in 013's table upgrades with the table
  * recreated empty (the bodies are derived and refilled by reads), the staleness trigger in place,
- * and the entry untouched; PostgreSQL keeps its table and its bodies.
+ * and the entry untouched; PostgreSQL keeps its table and its bodies. Migration 017 gives each
+ * dashboard token issued before it a refresh-token family of its own, so nobody is signed out.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate } from "../../src/storage/migrate.js";
@@ -50,9 +51,9 @@ describe.each(drivers)("migrations on %s", (driver) => {
     );
     await sql.run("INSERT INTO entry_deliveries (entry_id, shape, body) VALUES ('e1', 's', '{\"id\":\"e1\"}')");
 
-    const upTo15 = migrations.filter((m) => m.id <= 15);
-    expect(await migrate(sql, upTo15)).toEqual([15]);
-    expect(await migrate(sql, upTo15)).toEqual([]);
+    const through15 = migrations.filter((m) => m.id <= 15);
+    expect(await migrate(sql, through15)).toEqual([15]);
+    expect(await migrate(sql, through15)).toEqual([]);
     const bodies = await sql.all<{ entry_id: string }>("SELECT entry_id FROM entry_deliveries");
     expect(bodies.map((b) => b.entry_id)).toEqual(driver === "sqlite" ? [] : ["e1"]);
     expect(await sql.get("SELECT id, data FROM entries")).toEqual({ id: "e1", data: '{"title":"a"}' });
@@ -80,7 +81,7 @@ describe.each(drivers)("migrations on %s", (driver) => {
     const files = (...sizes: number[]) => JSON.stringify(sizes.map((size, i) => ({ id: `u${i}`, field: "cv", filename: "cv.pdf", content_type: "application/pdf", size })));
     await sql.run("INSERT INTO submissions (id, workspace_id, form_id, files, submitted_at, updated_at) VALUES ('s1', 'w1', 'f1', ?, ?, ?)", [files(100, 20), now, now]);
 
-    expect(await migrate(sql)).toEqual([16]);
+    expect(await migrate(sql)).toEqual(migrations.filter((m) => m.id >= 16).map((m) => m.id));
     const usage = async () => (await sql!.all<{ kind: string; bytes: number | string }>("SELECT kind, bytes FROM upload_usage ORDER BY kind")).map((r) => [r.kind, Number(r.bytes)]);
     expect(await usage()).toEqual([["media", 300], ["submissions", 120]]);
     await sql.run("INSERT INTO submissions (id, workspace_id, form_id, files, submitted_at, updated_at) VALUES ('s2', 'w1', 'f1', ?, ?, ?)", [files(5), now, now]);
@@ -89,5 +90,24 @@ describe.each(drivers)("migrations on %s", (driver) => {
     expect(await usage()).toEqual([["media", 0], ["submissions", 105]]);
     await sql.run("DELETE FROM forms WHERE id = 'f1'");
     expect(await usage()).toEqual([["media", 0], ["submissions", 0]]);
+  });
+
+  it("017 makes each existing dashboard token a family of its own, unused", async () => {
+    db = await createTestDatabase(driver);
+    sql = await openDatabase(db.url);
+    const before = migrations.filter((m) => m.id < 17);
+    await migrate(sql, before);
+    const now = new Date().toISOString();
+    await sql.run("INSERT INTO workspaces (id, slug, name, created_at) VALUES ('w1', 'demo', 'Demo', ?)", [now]);
+    await sql.run("INSERT INTO dashboard_users (id, workspace_id, email, password_hash, role, created_at, updated_at) VALUES ('u1', 'w1', 'a@example.com', 'x', 'owner', ?, ?)", [now, now]);
+    for (const [hash, kind] of [["h1", "access"], ["h2", "refresh"]]) {
+      await sql.run("INSERT INTO dashboard_tokens (token_hash, kind, workspace_id, user_id, role, created_at, expires_at) VALUES (?, ?, 'w1', 'u1', 'owner', ?, ?)", [hash!, kind!, now, now]);
+    }
+    expect(await migrate(sql)).toEqual(migrations.filter((m) => m.id >= 17).map((m) => m.id));
+    const rows = await sql.all("SELECT token_hash, family_id, used_at FROM dashboard_tokens ORDER BY token_hash");
+    expect(rows).toEqual([
+      { token_hash: "h1", family_id: "h1", used_at: null },
+      { token_hash: "h2", family_id: "h2", used_at: null },
+    ]);
   });
 });

@@ -2,14 +2,19 @@
  * GET /api/openapi.json: the workspace's OpenAPI 3.1 document (http/openapi.ts). Readable without
  * a credential, since the routes are the same on every workspace; the shapes of private and gated
  * collections are workspace data readable with collections:read only (like GET /api/dashboard/sdk),
- * so the anonymous document lists public collections alone.
+ * so the anonymous document lists public collections alone. The document differs by credential in
+ * that alone: two classes, each built once per content version (http/openapi-cache.ts), with a
+ * strong ETag answered 304 on If-None-Match.
  */
 import { access } from "../access.js";
 import { defineRoutes, type RouteDef } from "../route.js";
 import { authenticate } from "../middleware/auth.js";
 import { openApiDocument } from "../openapi.js";
+import { openApiCache } from "../openapi-cache.js";
 import { hasGrant } from "../../core/grants.js";
+import { etagMatches } from "../../core/http-cache.js";
 import { listCollections } from "../../services/collections.js";
+import { deliveryCache } from "../../services/delivery-cache.js";
 import type { Principal } from "../../core/principal.js";
 
 const mayReadDefinitions = (p: Principal | undefined) =>
@@ -27,10 +32,24 @@ export function openApiRoutes(routes: () => readonly RouteDef[]): RouteDef[] {
       handler: async (event, { service, workspace }) => {
         const principal = await authenticate(event, service, workspace, ["key", "user"]);
         const visible = mayReadDefinitions(principal);
-        const collections = (await listCollections(service, workspace.id)).filter((c) => visible || c.access === "public");
+        // Read before the collections, so a race labels newer collections with an older version
+        // (a later rebuild), never older collections with a newer one.
+        const version = workspace.contentVersion ?? (await deliveryCache(service).version(workspace.id));
+        const key = JSON.stringify([workspace.id, version, workspace.name, visible]);
+        const document = await openApiCache(service).get(key, async () => {
+          const collections = (await listCollections(service, workspace.id)).filter((c) => visible || c.access === "public");
+          return openApiDocument(routes(), collections, { title: workspace.name });
+        });
         event.res.headers.set("cache-control", "no-cache");
         event.res.headers.set("vary", "authorization");
-        return openApiDocument(routes(), collections, { title: workspace.name });
+        event.res.headers.set("etag", document.etag);
+        const ifNoneMatch = event.req.headers.get("if-none-match");
+        if (ifNoneMatch && etagMatches(ifNoneMatch, document.etag)) {
+          event.res.status = 304;
+          return null;
+        }
+        event.res.headers.set("content-type", "application/json; charset=utf-8");
+        return document.body;
       },
     },
   ]);

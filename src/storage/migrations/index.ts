@@ -18,6 +18,7 @@ import { entryDeliveries } from "./013-entry-deliveries.js";
 import { versionPush } from "./014-version-push.js";
 import { deliveryRowids } from "./015-delivery-rowids.js";
 import { uploadUsage } from "./016-upload-usage.js";
+import { tokenFamilies } from "./017-token-families.js";
 
 export interface Migration {
   id: number;
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   { id: 14, name: "version-push", sql: versionPush },
   { id: 15, name: "delivery-rowids", sql: deliveryRowids },
   { id: 16, name: "upload-usage", sql: uploadUsage },
+  { id: 17, name: "token-families", sql: tokenFamilies },
 ];
