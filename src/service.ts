@@ -2,6 +2,7 @@
  * createService: the embeddable library entry. Opens storage (SQLite + local files by default),
  * migrates, wires the event bus and the h3 app, and hands back `fetch` and a Node handler.
  */
+import { existsSync } from "node:fs";
 import { resolve, join } from "node:path";
 import { createConsola, type ConsolaInstance } from "consola";
 import type { Storage } from "unstorage";
@@ -12,6 +13,7 @@ import { openDatabase } from "./storage/open.js";
 import { migrate } from "./storage/migrate.js";
 import type { Sql } from "./storage/sql.js";
 import { createBlobStorage } from "./storage/blobs.js";
+import { preparePrivateDir } from "./storage/private-files.js";
 import { createSealer, loadMasterKeys } from "./storage/seal.js";
 import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { startVersionPush } from "./storage/version-push.js";
@@ -162,6 +164,11 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const now = options.now ?? Date.now;
   const signInLimits = withOptionPrefix(() => resolveSignInLimits(options.signInLimits as Partial<SignInLimits> | undefined));
 
+  // Drafts, submissions and end users' e-mails live here: private to the service's user (0700).
+  if (!options.secretKey || existsSync(dataDir)) {
+    const was = preparePrivateDir(dataDir);
+    if (was !== undefined) logger.warn(`Data directory ${dataDir} was open to other users (mode ${was.toString(8)}): changed to 700`);
+  }
   const sql = typeof options.database === "object" ? options.database : await openDatabase(options.database ?? join(dataDir, "contentsvc.db"));
   const ownsSql = typeof options.database !== "object";
   const cleanup: (() => Promise<unknown>)[] = [];

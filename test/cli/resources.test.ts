@@ -141,6 +141,18 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     const file = join(server.db.dataDir, "contact.csv");
     expect(await ok("submissions", "export", "contact", "-w", "demo", "--output", file)).toEqual({ form: "contact", format: "csv", count: 3, output: file });
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    // Onto an existing file another user may read (umask 022): the export leaves it 0600.
+    const umask = process.umask(0o022);
+    try {
+      const shared = join(server.db.dataDir, "shared.csv");
+      writeFileSync(shared, "old\n", { mode: 0o644 });
+      expect(statSync(shared).mode & 0o777).toBe(0o644);
+      expect(await ok("submissions", "export", "contact", "-w", "demo", "--output", shared)).toMatchObject({ count: 3, output: shared });
+      expect(statSync(shared).mode & 0o777).toBe(0o600);
+      expect(readFileSync(shared, "utf8")).toBe(readFileSync(file, "utf8"));
+    } finally {
+      process.umask(umask);
+    }
     const text = readFileSync(file, "utf8");
     expect(text).toContain('"line one\nline ""two"", with comma"');
     const rows = parseCsv(text, { columns: true }) as Record<string, string>[];
