@@ -19,7 +19,7 @@ import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { startVersionPush } from "./storage/version-push.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
-import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
+import type { MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
 import { withPeerAddress } from "./http/peer-address.js";
@@ -62,7 +62,10 @@ export interface ServiceOptions {
   webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
-  /** Sends mail to end users (email-verification tokens; see docs/identity.md). Default: log that none is configured. */
+  /**
+   * Sends mail to end users (email-verification tokens; docs/identity.md), e.g. through nodemailer.
+   * Default none: self sign-up cannot be turned on, and sign-up and verification mail answer 503.
+   */
   sendMail?: MailSender;
   /**
    * Sign-in throttling (docs/access.md): `accountFailures` (10) free failures per account + client
@@ -219,7 +222,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         signInLimits,
         dashboard: options.dashboard ?? true,
       },
-      sendMail: options.sendMail ?? unconfiguredMailSender(logger),
+      sendMail: options.sendMail,
       now,
     };
     if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
