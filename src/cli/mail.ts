@@ -1,5 +1,5 @@
 /**
- * The CLI's mail transport (docs/configuration.md#mail): `--smtp-url` (SVC_SMTP_URL) sends through
+ * The CLI's mail transport (docs/identity.md#mail-transport): `--smtp-url` (SVC_SMTP_URL) sends through
  * SMTP with nodemailer, from `--mail-from` (SVC_MAIL_FROM); `--dev-mail` (SVC_DEV_MAIL=1) prints
  * each message, token included, to the log instead: development only, announced with a warning.
  * Neither: no transport, and the library refuses what needs mail (nothing with a token is logged).

@@ -8,8 +8,14 @@
  * @example
  * const svc = await createService({ sendMail: async (m) => transport.sendMail({ to: m.to, subject: m.subject, text: m.text }) });
  */
+import type { ConsolaInstance } from "consola";
 import { ServiceError } from "../core/errors.js";
-import type { ServiceContext } from "./context.js";
+
+/** The part of ServiceContext that mail uses (context.ts imports this file's types). */
+interface MailContext {
+  sendMail: MailSender | undefined;
+  logger: ConsolaInstance;
+}
 
 /** One message. `text` is ready to send; `token` and `verify_path` let a sender build its own link. */
 export interface MailMessage {
@@ -34,7 +40,7 @@ export const MAIL_TRANSPORT_OPTIONS =
   "configure one with --smtp-url smtp[s]://user:pass@host:port (SVC_SMTP_URL), or in development --dev-mail (SVC_DEV_MAIL=1) to print mail, on svc serve and svc workspaces; embedders pass createService({ sendMail })";
 
 /** 503 when the service has no mail transport: the caller did nothing wrong, the service cannot mail. */
-export function requireMailTransport(ctx: ServiceContext, what: string): void {
+export function requireMailTransport(ctx: Pick<MailContext, "sendMail">, what: string): void {
   if (!ctx.sendMail) throw new ServiceError(503, "unavailable", `${what} needs e-mail, and this service has no mail transport (${MAIL_TRANSPORT_OPTIONS})`, { mail_transport: false });
 }
 
@@ -42,7 +48,7 @@ export function requireMailTransport(ctx: ServiceContext, what: string): void {
  * Sends through the transport (requireMailTransport first); a failure is logged with the
  * transport's error code only and answered 503 with `failed` as the message.
  */
-export async function sendMessage(ctx: ServiceContext, message: MailMessage, failed: string): Promise<void> {
+export async function sendMessage(ctx: MailContext, message: MailMessage, failed: string): Promise<void> {
   requireMailTransport(ctx, "This");
   try {
     await ctx.sendMail!(message);
