@@ -32,6 +32,13 @@ export function announceMail(config: MailConfig, logger: ConsolaInstance): void 
   }
 }
 
+/** Without a transport, names the workspaces whose sign-ups will be refused (self sign-up on from before). */
+export function warnSignupsRefused(workspaces: { slug: string; selfSignup: boolean }[], logger: ConsolaInstance): void {
+  const open = workspaces.filter((w) => w.selfSignup).map((w) => w.slug);
+  if (open.length === 0) return;
+  logger.warn(`Self sign-up is on for ${open.join(", ")} but no mail transport is configured: sign-ups there are refused (503) until one is (--smtp-url, or --dev-mail in development)`);
+}
+
 /** The SMTP URL's user when it is an address (smtp://me%40shop.example:…), else no-reply@ the SMTP host. */
 export function defaultFrom(smtpUrl: string): string {
   const url = new URL(smtpUrl);

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { Command } from "commander";
 import { consola } from "consola";
 import { commandConfig, mailFlags, serviceOptions } from "./context.js";
-import { announceMail, mailOptions } from "./mail.js";
+import { announceMail, mailOptions, warnSignupsRefused } from "./mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
 import { baseUrl, clientHost, demoBanner } from "./banner.js";
 import { parseLogFormat, serveLoggers } from "./request-log.js";
@@ -104,9 +104,10 @@ export function registerServe(program: Command): void {
       }
 
       let listening = config.port;
+      const mail = mailOptions(config, logger, () => listening);
       const svc = await createService({
         ...serviceOptions(config),
-        ...mailOptions(config, logger, () => listening),
+        ...mail,
         logger,
         requestLog,
         ...(opts.durableWebhooks && { webhooks: { durable: true } }),
@@ -130,6 +131,7 @@ export function registerServe(program: Command): void {
       const port = typeof address === "object" && address ? address.port : config.port;
       listening = port;
       if (!cluster.isWorker) announce(port, demo);
+      if (!cluster.isWorker && !mail.sendMail) warnSignupsRefused(await svc.context.workspaces.list(), logger);
 
       await new Promise<void>((resolve) => {
         let stopping = false;

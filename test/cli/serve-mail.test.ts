@@ -58,6 +58,7 @@ describe.skipIf(!builtCli)("svc serve and mail", () => {
 
   it("no transport: sign-up on a workspace with self sign-up on is refused (503) and no token is logged", async () => {
     const server = await serve([]);
+    await server.waitForOutput(/Self sign-up is on for demo but no mail transport is configured: sign-ups there are refused \(503\) until one is \(--smtp-url, or --dev-mail in development\)/);
     const res = await signup(server, "other@corp.example");
     expect(res.status).toBe(503);
     expect(((await res.json()) as { error: string }).error).toMatch(/^Sign-up needs e-mail, and this service has no mail transport \(configure one with --smtp-url/);
