@@ -49,7 +49,7 @@ export function requireMailTransport(ctx: Pick<MailContext, "sendMail">, what: s
  * transport's error code only and answered 503 with `failed` as the message.
  */
 export async function sendMessage(ctx: MailContext, message: MailMessage, failed: string): Promise<void> {
-  requireMailTransport(ctx, "This");
+  requireMailTransport(ctx, "Sending this message");
   try {
     await ctx.sendMail!(message);
   } catch (error) {
