@@ -2,6 +2,7 @@
  * createService: the embeddable library entry. Opens storage (SQLite + local files by default),
  * migrates, wires the event bus and the h3 app, and hands back `fetch` and a Node handler.
  */
+import { existsSync } from "node:fs";
 import { resolve, join } from "node:path";
 import { createConsola, type ConsolaInstance } from "consola";
 import type { Storage } from "unstorage";
@@ -12,12 +13,13 @@ import { openDatabase } from "./storage/open.js";
 import { migrate } from "./storage/migrate.js";
 import type { Sql } from "./storage/sql.js";
 import { createBlobStorage } from "./storage/blobs.js";
+import { preparePrivateDir } from "./storage/private-files.js";
 import { createSealer, loadMasterKeys } from "./storage/seal.js";
 import { createWorkspaceRepo } from "./storage/workspaces.js";
 import { startVersionPush } from "./storage/version-push.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
-import { unconfiguredMailSender, type MailSender } from "./services/mail.js";
+import type { MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
 import { withPeerAddress } from "./http/peer-address.js";
@@ -69,7 +71,10 @@ export interface ServiceOptions {
   webhooks?: WebhookTuning;
   /** Clock in ms, for tests. Default Date.now. */
   now?: () => number;
-  /** Sends mail to end users (email-verification tokens; see docs/identity.md). Default: log that none is configured. */
+  /**
+   * Sends mail to end users (email-verification tokens; docs/identity.md), e.g. through nodemailer.
+   * Default none: self sign-up cannot be turned on, and sign-up and verification mail answer 503.
+   */
   sendMail?: MailSender;
   /**
    * Sign-in throttling (docs/access.md): `accountFailures` (10) free failures per account + client
@@ -174,6 +179,11 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const now = options.now ?? Date.now;
   const signInLimits = withOptionPrefix(() => resolveSignInLimits(options.signInLimits as Partial<SignInLimits> | undefined));
 
+  // Drafts, submissions and end users' e-mails live here: private to the service's user (0700).
+  if (!options.secretKey || existsSync(dataDir)) {
+    const was = preparePrivateDir(dataDir);
+    if (was !== undefined) logger.warn(`Data directory ${dataDir} was open to other users (mode ${was.toString(8)}): changed to 700`);
+  }
   const sql = typeof options.database === "object" ? options.database : await openDatabase(options.database ?? join(dataDir, "contentsvc.db"));
   const ownsSql = typeof options.database !== "object";
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -227,7 +237,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         signInLimits,
         dashboard: options.dashboard ?? true,
       },
-      sendMail: options.sendMail ?? unconfiguredMailSender(logger),
+      sendMail: options.sendMail,
       now,
     };
     if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");

@@ -30,6 +30,13 @@ export const configSchema = z
     loginMaxBackoffMs: z.coerce.number().int().positive().describe("Longest sign-in back-off in ms"),
     loginWindowMs: z.coerce.number().int().positive().describe("Failed sign-ins are forgotten this many ms after the last one (at least loginMaxBackoffMs)"),
     dashboard: z.boolean().describe("Serve the web dashboard at /_/ on each workspace's dashboard host"),
+    smtpUrl: z
+      .string()
+      .regex(/^smtps?:\/\/[^/]/i, "must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example.com:465")
+      .optional()
+      .describe("SMTP server for mail to end users (verification e-mails): smtp[s]://user:pass@host:port"),
+    mailFrom: z.string().regex(/@/, "must be an e-mail address, e.g. \"Shop <no-reply@shop.example>\"").optional().describe("Sender of mail to end users (default: the SMTP user when it is an address, else no-reply@<SMTP host>)"),
+    devMail: z.boolean().describe("Development only: print mail to end users, tokens included, to the log instead of sending it"),
     versionPush: z
       .boolean()
       .describe("PostgreSQL: keep tenants and content versions in memory, invalidated by LISTEN/NOTIFY; turn off behind a pooler in transaction mode (docs/production.md)"),
@@ -56,6 +63,7 @@ export const CONFIG_DEFAULTS: CliConfig = {
   loginMaxBackoffMs: DEFAULT_SIGN_IN_LIMITS.maxBackoffMs,
   loginWindowMs: DEFAULT_SIGN_IN_LIMITS.windowMs,
   dashboard: true,
+  devMail: false,
   versionPush: true,
 };
 
@@ -76,7 +84,12 @@ export const ENV_VARS: Record<string, keyof CliConfig> = {
   SVC_MEDIA_QUOTA: "mediaQuota",
   SVC_SUBMISSION_FILE_QUOTA: "submissionFileQuota",
   SVC_VERSION_PUSH: "versionPush",
+  SVC_SMTP_URL: "smtpUrl",
+  SVC_MAIL_FROM: "mailFrom",
+  SVC_DEV_MAIL: "devMail",
 };
+
+const BOOLEAN_KEYS: (keyof CliConfig)[] = ["allowPrivateWebhookTargets", "trustProxy", "versionPush", "devMail"];
 
 const CONFIG_FILES = ["svc.config.ts", "svc.config.mjs", "svc.config.js", "svc.config.json"];
 
@@ -105,7 +118,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<Record<keyof CliConfig, unknow
   for (const [name, key] of Object.entries(ENV_VARS)) {
     const value = env[name];
     if (value === undefined || value === "") continue;
-    out[key] = key === "allowPrivateWebhookTargets" || key === "trustProxy" || key === "versionPush" ? value === "1" || value === "true" : value;
+    out[key] = BOOLEAN_KEYS.includes(key) ? value === "1" || value === "true" : value;
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { resolveConfig, type CliConfig } from "./config.js";
 import { createOutput, type Output } from "./output.js";
 import { createService, type Service } from "../service.js";
 import { UsageError } from "./errors.js";
+import { mailOptions } from "./mail.js";
 import { join } from "node:path";
 
 export interface GlobalFlags {
@@ -76,7 +77,10 @@ export async function withService<T>(
   // While `svc serve --durable-webhooks` serves this database, a command's writes only land in
   // the outbox and the server delivers them; otherwise this process delivers them as before.
   // One command, a few statements: listening for pushed versions would only cost a connection.
-  const svc = await createService({ ...serviceOptions(config), logger: quietLogger(), webhooks: { durable: "follow" }, versionPush: false });
+  const logger = quietLogger();
+  // The transport `svc serve` has in this configuration: commands that turn self sign-up on check it.
+  const mail = mailOptions(config, logger, () => config.port);
+  const svc = await createService({ ...serviceOptions(config), ...mail, logger, webhooks: { durable: "follow" }, versionPush: false });
   try {
     return await fn(svc, out, config);
   } finally {
@@ -99,4 +103,13 @@ import { createConsola } from "consola";
 /** Commands print their own results; the service's logs go to stderr only for warnings. */
 export function quietLogger() {
   return createConsola({ level: 2, stdout: process.stderr, stderr: process.stderr, defaults: { tag: "contentsvc" } });
+}
+
+/** The mail flags of `svc serve` and `svc workspaces create|update`, as configuration (mail.ts). */
+export function mailFlags(opts: { smtpUrl?: string; mailFrom?: string; devMail?: boolean }): Partial<CliConfig> {
+  return {
+    ...(opts.smtpUrl !== undefined && { smtpUrl: opts.smtpUrl }),
+    ...(opts.mailFrom !== undefined && { mailFrom: opts.mailFrom }),
+    ...(opts.devMail && { devMail: true }),
+  };
 }

@@ -4,7 +4,7 @@
  * a form that still holds submissions (personal data) needs `--with-submissions`.
  */
 import type { Command } from "commander";
-import { writeFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { conflict, isServiceError } from "../core/errors.js";
 import type { FormField } from "../core/forms.js";
 import { createForm, deleteForm, formView, getForm, listForms, updateForm } from "../services/forms.js";
@@ -157,7 +157,7 @@ export function registerForms(program: Command): void {
     )
     .option(...WS)
     .option("--format <format>", "csv or json", "csv")
-    .option("--output <file>", "write to this file (created with mode 0600: personal data) instead of stdout")
+    .option("--output <file>", "write to this file (mode 0600, an existing file included: personal data) instead of stdout")
     .action(async (slug: string, opts: { workspace?: string; format: string; output?: string }, cmd: Command) => {
       if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) throw new UsageError(`--format takes csv or json, got ${JSON.stringify(opts.format)}`);
       const format = opts.format as ExportFormat;
@@ -165,7 +165,7 @@ export function registerForms(program: Command): void {
         const ws = await requireWorkspace(svc, opts.workspace);
         const { count, content } = await exportSubmissions(svc.context, ws.id, slug, format);
         if (opts.output) {
-          await writeFile(opts.output, content, { mode: 0o600 });
+          await writePrivateFile(opts.output, content);
           out.result({ form: slug, format, count, output: opts.output }, () => `Wrote ${count} submission(s) of ${slug} to ${opts.output} (${format})`);
         } else if (out.json && format === "csv") {
           // --json keeps stdout one JSON document; the CSV travels inside it.
@@ -184,4 +184,15 @@ function parseFormField(spec: string): Partial<FormField> {
   const unknown = rest.find((p) => p !== "required");
   if (unknown !== undefined) throw new UsageError(`--field ${spec}: unknown part ${JSON.stringify(unknown)} (only "required"; select options need --definition)`);
   return { name, type: type as FormField["type"], ...(rest.includes("required") ? { required: true } : {}) };
+}
+
+/** Submissions are personal data: the file is 0600 before any byte lands, even if it existed with a wider mode. */
+async function writePrivateFile(path: string, content: string): Promise<void> {
+  const file = await open(path, "w", 0o600);
+  try {
+    await file.chmod(0o600);
+    await file.writeFile(content);
+  } finally {
+    await file.close();
+  }
 }

@@ -73,8 +73,8 @@ export async function localTls(dataDir: string, now = Date.now()): Promise<Local
   const key = x509.PemConverter.encode(await subtle.exportKey("pkcs8", leafKeys.privateKey), "PRIVATE KEY");
   const cert = leaf.toString("pem") + "\n";
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(files.ca, ca.toString("pem") + "\n");
-  writeFileSync(files.cert, cert);
+  writeFileSync(files.ca, ca.toString("pem") + "\n", { mode: 0o600 });
+  writeFileSync(files.cert, cert, { mode: 0o600 });
   writeFileSync(files.key, key + "\n", { mode: 0o600 });
   return { caFile: files.ca, cert, key, created: true };
 }

@@ -92,5 +92,10 @@ export function renderConfigReference(defaults: Record<string, unknown>): string
     "| `SVC_SECRET_KEY` | master key for secrets at rest (webhook secrets, custom header values): base64 of 32 bytes. Default: generated into `<data>/secret.key` (mode 0600) on first run. Every instance of one deployment needs the same key. |",
     "| `SVC_SECRET_KEYS_OLD` | comma-separated older master keys, still accepted to open values sealed before a rotation |",
     "",
+    "Mail to end users (verification e-mails, [Identity](identity.md#mail-transport)) goes out through `smtpUrl`;",
+    "`devMail` prints it, tokens included, to the log instead (development only: `svc serve` warns at start).",
+    "With neither, self sign-up cannot be turned on and nothing with a token is logged. `smtpUrl` carries a",
+    "password: keep it in the environment rather than in a flag (the process list shows flags) or a committed file.",
+    "",
   ].join("\n");
 }

@@ -7,8 +7,8 @@ import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import type { Command } from "commander";
 import { consola } from "consola";
-import { commandConfig, serviceOptions } from "./context.js";
-import { developmentMail } from "./dev-mail.js";
+import { commandConfig, mailFlags, serviceOptions } from "./context.js";
+import { announceMail, mailOptions, warnSignupsRefused } from "./mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
 import { baseUrl, clientHost, demoBanner } from "./banner.js";
 import { parseLogFormat, serveLoggers } from "./request-log.js";
@@ -42,6 +42,9 @@ interface ServeFlags {
   https?: boolean;
   open?: boolean;
   durableWebhooks?: boolean;
+  smtpUrl?: string;
+  mailFrom?: string;
+  devMail?: boolean;
 }
 
 /** The sign-in throttling settings a flag of the same name sets (docs/configuration.md). */
@@ -71,6 +74,9 @@ export function registerServe(program: Command): void {
     .option("--login-backoff-ms <ms>", "first sign-in back-off, doubled with each further failure (default 1000)")
     .option("--login-max-backoff-ms <ms>", "longest sign-in back-off (default 900000)")
     .option("--login-window-ms <ms>", "failed sign-ins are forgotten this long after the last one (default 3600000)")
+    .option("--smtp-url <url>", "send mail to end users (verification e-mails) through this SMTP server: smtp[s]://user:pass@host:port [SVC_SMTP_URL]")
+    .option("--mail-from <address>", "sender of that mail [SVC_MAIL_FROM] (default: the SMTP user when it is an address, else no-reply@<SMTP host>)")
+    .option("--dev-mail", "development only: print mail to end users, tokens included, to the log instead of sending it [SVC_DEV_MAIL=1]")
     .option("--https", "serve HTTPS with a locally generated certificate for localhost, 127.0.0.1 and ::1 (its CA file is printed; not with --cluster)")
     .option("--open", "open the dashboard in a browser once listening (not with --cluster)")
     .option("--log-format <format>", "text (default) or json: one JSON object per log line")
@@ -87,6 +93,7 @@ export function registerServe(program: Command): void {
         ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
         ...(opts.dashboard === false && { dashboard: false }),
         ...(opts.versionPush === false && { versionPush: false }),
+        ...mailFlags(opts),
       });
       const size = parseClusterSize(opts.cluster);
       if (size !== undefined && (opts.https || opts.open)) throw new UsageError("--https and --open work without --cluster (docs/production.md#listening)");
@@ -98,15 +105,17 @@ export function registerServe(program: Command): void {
         if (tls) consola.info(`HTTPS with a local certificate; clients trust it with its CA: ${tls.caFile} (e.g. NODE_EXTRA_CA_CERTS, curl --cacert)`);
         if (demo) consola.log(demoBanner(demo, base, config.dashboard, tls?.caFile).join("\n"));
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
+        announceMail(config, logger);
       };
       if (size !== undefined && cluster.isPrimary) {
         return runPrimary(config, size, { bootstrap: bootstrapOnce, ready: (port, demo) => announce(port, demo, size) });
       }
 
       let listening = config.port;
+      const mail = mailOptions(config, logger, () => listening);
       const svc = await createService({
         ...serviceOptions(config),
-        ...developmentMail(config.hostname, () => listening),
+        ...mail,
         logger,
         requestLog,
         ...(opts.durableWebhooks && { webhooks: { durable: true } }),
@@ -130,6 +139,7 @@ export function registerServe(program: Command): void {
       const port = typeof address === "object" && address ? address.port : config.port;
       listening = port;
       if (!cluster.isWorker) announce(port, demo);
+      if (!cluster.isWorker && !mail.sendMail) warnSignupsRefused(await svc.context.workspaces.list(), logger);
 
       await new Promise<void>((resolve) => {
         let stopping = false;

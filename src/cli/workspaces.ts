@@ -1,8 +1,8 @@
 /** `svc workspaces create|list|update` (DESIGN §4.1). */
 import type { Command } from "commander";
-import { requireWorkspace, withService } from "./context.js";
+import { mailFlags, requireWorkspace, withService } from "./context.js";
 import type { Workspace } from "../services/context.js";
-import { updateWorkspace } from "../services/workspaces.js";
+import { assertSelfSignupCanStart, updateWorkspace } from "../services/workspaces.js";
 import { UsageError } from "./errors.js";
 
 const view = (w: Workspace) => ({
@@ -14,13 +14,22 @@ const view = (w: Workspace) => ({
   self_signup: w.selfSignup,
 });
 
-interface CreateFlags {
+interface MailFlags {
+  smtpUrl?: string;
+  devMail?: boolean;
+}
+
+interface CreateFlags extends MailFlags {
   host: string[];
   identity: boolean;
   selfSignup: boolean;
   name?: string;
   dashboardHost?: string;
 }
+
+/** Self sign-up needs the mail transport `svc serve` has; these say which (mail.ts). */
+const SMTP_URL = ["--smtp-url <url>", "the SMTP server svc serve sends mail through [SVC_SMTP_URL] (self sign-up needs a mail transport)"] as const;
+const DEV_MAIL = ["--dev-mail", "svc serve prints mail instead, in development [SVC_DEV_MAIL=1] (self sign-up needs a mail transport)"] as const;
 
 export function registerWorkspaces(program: Command): void {
   const ws = program.command("workspaces").description("Create, list and update workspaces (each addressed by its hostnames)");
@@ -31,8 +40,11 @@ export function registerWorkspaces(program: Command): void {
     .option("--identity", "enable Identity (end-user accounts)", false)
     .option("--self-signup", "let visitors create their own accounts (off by default; with --identity)", false)
     .option("--name <name>", "display name (default: the slug)")
+    .option(...SMTP_URL)
+    .option(...DEV_MAIL)
     .action(async (slug: string, opts: CreateFlags, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
+        assertSelfSignupCanStart(svc.context, false, opts.selfSignup);
         const created = await svc.context.workspaces.create({
           slug,
           hosts: opts.host,
@@ -44,7 +56,7 @@ export function registerWorkspaces(program: Command): void {
         const mode = created.identity ? ` (Identity on, self sign-up ${created.selfSignup ? "on" : "off"})` : "";
         const dashboard = created.dashboard_host ? `; dashboard on ${created.dashboard_host}/_/` : "";
         out.result(view(created), () => `Created workspace ${created.slug} on ${created.hosts.join(", ")}${dashboard}${mode}`);
-      });
+      }, mailFlags(opts));
     });
   ws.command("update <slug>")
     .description("Change a workspace's settings: hosts, dashboard host, Identity; effective on the server's next request")
@@ -54,7 +66,9 @@ export function registerWorkspaces(program: Command): void {
     .option("--no-identity", "disable Identity: account sessions are refused at once (accounts are kept)")
     .option("--self-signup", "let visitors create their own accounts")
     .option("--no-self-signup", "stop visitors from creating accounts")
-    .action(async (slug: string, opts: { dashboardHost?: string; host?: string[]; identity?: boolean; selfSignup?: boolean }, cmd: Command) => {
+    .option(...SMTP_URL)
+    .option(...DEV_MAIL)
+    .action(async (slug: string, opts: MailFlags & { dashboardHost?: string; host?: string[]; identity?: boolean; selfSignup?: boolean }, cmd: Command) => {
       const change = { hosts: opts.host, dashboardHost: opts.dashboardHost, identity: opts.identity, selfSignup: opts.selfSignup };
       if (Object.values(change).every((v) => v === undefined)) {
         throw new UsageError("Nothing to change: give --host, --dashboard-host, --identity/--no-identity or --self-signup/--no-self-signup");
@@ -63,7 +77,7 @@ export function registerWorkspaces(program: Command): void {
         const updated = await updateWorkspace(svc.context, await requireWorkspace(svc, slug), change);
         const mode = updated.identity ? `Identity on, self sign-up ${updated.selfSignup ? "on" : "off"}` : "Identity off";
         out.result(view(updated), () => `Workspace ${slug}: dashboard on ${updated.dashboard_host ?? "(none)"}/_/; hosts ${updated.hosts.join(", ")}; ${mode}`);
-      });
+      }, mailFlags(opts));
     });
   ws.command("list")
     .description("List workspaces")

@@ -58,8 +58,8 @@ export interface ServiceContext extends StorageContext {
    */
   mcp(request: Request, caller: McpCaller): Promise<Response>;
   options: ResolvedOptions;
-  /** Mail to end users (email verification); the `sendMail` option, or a logged no-op. */
-  sendMail: MailSender;
+  /** Mail to end users (email verification): the `sendMail` option; undefined without a transport. */
+  sendMail: MailSender | undefined;
 }
 
 /** Who calls the MCP endpoint: the workspace and the API key the HTTP layer authenticated. */

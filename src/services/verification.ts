@@ -1,7 +1,7 @@
 /**
  * Verified end-user emails (docs/identity.md): a one-time token sent through the configured mail
- * sender (services/mail.ts) proves the account receives mail at its address; until then rules do
- * not see the address (core/rules.ts).
+ * transport (services/mail.ts) proves the account receives mail at its address; until then rules
+ * do not see the address (core/rules.ts).
  */
 import { badRequest } from "../core/errors.js";
 import { INVALID_VERIFICATION_TOKEN } from "../core/end-users.js";
@@ -10,17 +10,22 @@ import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { createAccountRepo, type Account } from "../storage/accounts.js";
 import { createEmailVerificationRepo } from "../storage/email-verifications.js";
-import type { MailMessage } from "./mail.js";
+import { requireMailTransport, sendMessage, type MailMessage } from "./mail.js";
 
 const VERIFY_PATH = "/api/v1/accounts/verify";
 
-/** Issues a fresh token for the account's current address (earlier ones stop working) and mails it. */
+/**
+ * Issues a fresh token for the account's current address (earlier ones stop working) and mails
+ * it; 503 without a transport (no token issued) or when sending fails (`failed` is the message).
+ */
 export async function sendVerification(
   ctx: ServiceContext,
   workspace: { id: string; slug: string; name: string },
   host: string,
   account: { id: string; email: string },
+  failed: string,
 ): Promise<void> {
+  requireMailTransport(ctx, "Email verification");
   const { token, expires_at } = await repo(ctx, createEmailVerificationRepo).issue(workspace.id, account.id, account.email);
   const message: MailMessage = {
     kind: "email-verification",
@@ -37,12 +42,7 @@ export async function sendVerification(
     workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name },
     expires_at,
   };
-  try {
-    await ctx.sendMail(message);
-  } catch {
-    // The account exists either way; the user can ask again. No detail: it may hold the token.
-    ctx.logger.error("The mail sender failed: an email-verification message was not sent");
-  }
+  await sendMessage(ctx, message, failed);
 }
 
 /** Spends a token; the verified account, or 400 for an unknown, used or expired one. */

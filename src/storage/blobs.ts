@@ -6,10 +6,11 @@ import { createStorage, type Storage } from "unstorage";
 import fsDriver from "unstorage/drivers/fs";
 import memoryDriver from "unstorage/drivers/memory";
 import { resolve } from "node:path";
+import { preparePrivateDir, privateFsDriver } from "./private-files.js";
 
 /**
  * `memory:` → in-memory (tests), `redis://…` → unstorage's redis driver, anything else is a
- * directory for the fs driver.
+ * directory for the fs driver, created 0700, its files 0600 (private-files.ts).
  */
 export async function createBlobStorage(spec: string): Promise<Storage> {
   if (spec === "memory:" || spec === "memory") return createStorage({ driver: memoryDriver() });
@@ -17,5 +18,7 @@ export async function createBlobStorage(spec: string): Promise<Storage> {
     const { default: redisDriver } = await import("unstorage/drivers/redis");
     return createStorage({ driver: redisDriver({ url: spec, base: "contentsvc:blobs" }) });
   }
-  return createStorage({ driver: fsDriver({ base: resolve(spec) }) });
+  const base = resolve(spec);
+  preparePrivateDir(base);
+  return createStorage({ driver: privateFsDriver(fsDriver({ base }), base) });
 }

@@ -70,7 +70,7 @@ export function loadMasterKeys(options: { secretKey?: string; oldKeys?: string[]
   if (!options.dataDir) throw new Error("no master key: give secretKey (SVC_SECRET_KEY) or a data directory");
   const file = join(options.dataDir, "secret.key");
   if (!existsSync(file)) {
-    mkdirSync(options.dataDir, { recursive: true });
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     try {
       writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
     } catch (error) {

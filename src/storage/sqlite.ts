@@ -5,6 +5,7 @@
  */
 import { dirname } from "node:path";
 import { mkdirSync } from "node:fs";
+import { PRIVATE_DIR_MODE, preparePrivateDatabaseFile } from "./private-files.js";
 import { createMutex, normalizeParams, type Sql, type SqlValue } from "./sql.js";
 import { mapDriverError } from "./driver-errors.js";
 import { openRawSqlite, type RawStatement, type SqliteDriverName } from "./sqlite-drivers.js";
@@ -15,7 +16,10 @@ export const PAGE_SIZE = 2048;
 
 /** Opens (creating if needed) the SQLite file at `path`, or an in-memory database for ":memory:". */
 export async function openSqlite(path: string, driver?: SqliteDriverName): Promise<Sql & { driver: SqliteDriverName }> {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+    preparePrivateDatabaseFile(path);
+  }
   const raw = await openRawSqlite(path, driver);
   const { db0 } = raw;
   // Takes effect only on a new, empty file (an existing database keeps its page size): a commit

@@ -16,7 +16,7 @@ import type { ServiceOptions } from "../../src/service.js";
 import { createApiKeyRepo } from "../../src/storage/api-keys.js";
 import { createMember } from "../../src/services/members.js";
 import type { DriverName } from "../helpers/database.js";
-import { requestAt, startTestServer, type RequestInit2, type TestServer } from "../helpers/server.js";
+import { requestAt, dropMail, startTestServer, type RequestInit2, type TestServer } from "../helpers/server.js";
 
 export const PASSWORD = "correct horse battery staple";
 export const grantPath = (g: Grant) => `/api/test/grant/${g.replace(":", "/")}`;
@@ -57,7 +57,8 @@ let seq = 0;
 
 /** demo.localhost (Identity on) and other.localhost (Identity off), plus the test routes. */
 export async function startAccessRig(driver: DriverName, options: ServiceOptions = {}): Promise<AccessRig> {
-  const t = await startTestServer(driver, options);
+  // Self sign-up is on in the rig: it needs a transport (the mail itself is tested in mail.test.ts).
+  const t = await startTestServer(driver, { sendMail: dropMail, ...options });
   const ctx = t.svc.context;
   const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
   const other = await ctx.workspaces.create({ slug: "other", hosts: ["other.localhost"] });

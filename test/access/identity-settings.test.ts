@@ -2,7 +2,7 @@
  * Identity settings are owner-only (spec 5.5) and take effect on the next request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { dropMail, startTestServer, type TestServer } from "../helpers/server.js";
 import { drivers } from "../helpers/database.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { ALL_GRANTS } from "../../src/core/grants.js";
@@ -12,7 +12,7 @@ describe.each(drivers)("identity settings on %s", (driver) => {
   let owner: string;
   let wsId: string;
   beforeAll(async () => {
-    t = await startTestServer(driver);
+    t = await startTestServer(driver, { sendMail: dropMail });
     wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true })).id;
     owner = await dashboardToken(t.svc.context, wsId, "owner");
   });

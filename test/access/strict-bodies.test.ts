@@ -3,7 +3,7 @@
  * weaker key), and signups are rate-limited like sign-ins.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { dropMail, startTestServer, type TestServer } from "../helpers/server.js";
 import { drivers } from "../helpers/database.js";
 import { dashboardToken } from "../helpers/sessions.js";
 
@@ -11,7 +11,7 @@ describe.each(drivers)("strict access-control bodies on %s", (driver) => {
   let t: TestServer;
   let owner: string;
   beforeAll(async () => {
-    t = await startTestServer(driver);
+    t = await startTestServer(driver, { sendMail: dropMail });
     const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
     owner = await dashboardToken(t.svc.context, ws.id, "owner");
   });

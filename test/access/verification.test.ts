@@ -1,14 +1,13 @@
 /**
  * Rules keyed on an email must not trust an address nobody proved: self sign-up is an identity
  * setting (off by default, owner-only), sign-up mails a one-time verification token through the
- * configured sender, and rules see an account's email only once it is verified. Tokens are single
+ * configured transport, and rules see an account's email only once it is verified. Tokens are single
  * use and expire after 24 hours (injected clock). Real HTTP, every driver; the CLI sets the
  * setting at workspace creation.
  */
 import { createConsola } from "consola";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { consola } from "consola";
-import { developmentMail } from "../../src/cli/dev-mail.js";
+import { mailOptions } from "../../src/cli/mail.js";
 import { runCli } from "../../src/cli/index.js";
 import type { MailMessage } from "../../src/services/mail.js";
 import { createTestSession } from "../helpers/credentials.js";
@@ -135,48 +134,40 @@ describe.each(drivers)("self sign-up and verified emails on %s", (driver) => {
   });
 });
 
-describe("mail without a sender, and the CLI setting", () => {
-  it("the library logs that no sender is configured, never the token or the address", async () => {
-    const logs: string[] = [];
-    const logger = createConsola({ reporters: [{ log: (entry) => void logs.push(entry.args.map(String).join(" ")) }] });
-    const t = await startTestServer("sqlite", { logger });
-    try {
-      await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
-      const res = await t.request("/api/v1/accounts/signup", { method: "POST", json: { email: "who@corp.example", password: PASSWORD } });
-      expect(res.status).toBe(201);
-      expect(logs.join("\n")).toMatch(/No mail sender configured \(createService option sendMail\)/);
-      expect(logs.join("\n")).not.toMatch(/ev_|who@corp\.example/);
-    } finally {
-      await t.close();
-    }
+describe("development mail, and the CLI setting", () => {
+  it("svc serve --dev-mail prints each verification message with its token and a ready-made command", async () => {
+    const lines: string[] = [];
+    const logger = createConsola({ level: 999, reporters: [{ log: (entry) => void lines.push(entry.args.map(String).join(" ")) }] });
+    const { sendMail } = mailOptions({ devMail: true }, logger, () => 4321);
+    const token = `ev_${"a".repeat(64)}`;
+    await sendMail!({ kind: "email-verification", to: "x@corp.example", subject: "s", text: "t", token, host: "demo.localhost", verify_path: "/api/v1/accounts/verify", workspace: { id: "w", slug: "demo", name: "Demo" }, expires_at: "2030-01-01T00:00:00.000Z" });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[development mail, not sent\] to x@corp\.example/);
+    expect(lines[0]).toContain(token);
+    expect(lines[0]).toContain("http://127.0.0.1:4321/api/v1/accounts/verify");
+    expect(lines[0]).toContain("Host: demo.localhost");
   });
 
-  it("svc serve prints verification messages on loopback (development) and nowhere else", async () => {
-    expect(developmentMail("0.0.0.0", () => 3000)).toEqual({});
-    expect(developmentMail("192.0.2.7", () => 3000)).toEqual({});
-    const { sendMail } = developmentMail("127.0.0.1", () => 4321);
-    const info = vi.spyOn(consola, "info").mockImplementation(() => {});
-    try {
-      const token = `ev_${"a".repeat(64)}`;
-      await sendMail!({ kind: "email-verification", to: "x@corp.example", subject: "s", text: "t", token, host: "demo.localhost", verify_path: "/api/v1/accounts/verify", workspace: { id: "w", slug: "demo", name: "Demo" }, expires_at: "2030-01-01T00:00:00.000Z" });
-      const printed = String(info.mock.calls[0]?.[0]);
-      expect(printed).toContain(token);
-      expect(printed).toContain("http://127.0.0.1:4321/api/v1/accounts/verify");
-      expect(printed).toContain("Host: demo.localhost");
-    } finally {
-      info.mockRestore();
-    }
+  it("without --smtp-url or --dev-mail no transport exists, on any interface; both at once is a usage error", () => {
+    expect(mailOptions({ devMail: false }, createConsola(), () => 3000)).toEqual({});
+    expect(() => mailOptions({ devMail: true, smtpUrl: "smtp://127.0.0.1:25" }, createConsola(), () => 3000)).toThrow(/either --smtp-url .* or --dev-mail/);
   });
 
-  it("svc workspaces create --identity --self-signup sets it; the default is off", async () => {
+  it("svc workspaces create --identity --self-signup needs a mail transport; with one it sets it; the default is off", async () => {
     const t = await startTestServer("sqlite");
+    let stderr = "";
     const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
     try {
       const base = ["--data", t.db.dataDir, "--database", t.db.url, "--json", "workspaces", "create"];
-      expect(await runCli([...base, "open", "--host", "open.localhost", "--identity", "--self-signup"])).toBe(0);
+      expect(await runCli([...base, "open", "--host", "open.localhost", "--identity", "--self-signup"])).not.toBe(0);
+      expect(stderr).toMatch(/Self sign-up needs a mail transport.*--smtp-url.*--dev-mail/);
+      expect(await runCli([...base, "open", "--host", "open.localhost", "--identity", "--self-signup", "--dev-mail"])).toBe(0);
       expect(await runCli([...base, "closed", "--host", "closed.localhost", "--identity"])).toBe(0);
     } finally {
       out.mockRestore();
+      err.mockRestore();
+      process.exitCode = undefined;
     }
     try {
       expect((await t.svc.context.workspaces.bySlug("open"))?.selfSignup).toBe(true);

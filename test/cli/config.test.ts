@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { resolveConfig } from "../../src/cli/config.js";
 import { serviceOptions } from "../../src/cli/context.js";
+import { defaultFrom } from "../../src/cli/mail.js";
 import { builtCli, seedDemo, startInstance } from "../scale/helpers.js";
 
 const LOGIN_DEFAULTS = { loginAccountFailures: 10, loginAddressFailures: 100, loginBackoffMs: 1000, loginMaxBackoffMs: 900_000, loginWindowMs: 3_600_000 };
@@ -37,6 +38,7 @@ describe("configuration", () => {
       mediaQuota: 1024 ** 3,
       submissionFileQuota: 1024 ** 3,
       dashboard: true,
+      devMail: false,
       versionPush: true,
       ...LOGIN_DEFAULTS,
     });
@@ -46,6 +48,16 @@ describe("configuration", () => {
     const config = await resolveConfig({}, { SVC_DEPLOY_CONCURRENCY: "3", SVC_MEDIA_QUOTA: "1000", SVC_SUBMISSION_FILE_QUOTA: "2000" }, dir);
     expect(serviceOptions(config)).toMatchObject({ deployConcurrency: 3, mediaQuota: 1000, submissionFileQuota: 2000 });
     await expect(resolveConfig({}, { SVC_MEDIA_QUOTA: "lots" }, dir)).rejects.toThrow(/mediaQuota \(SVC_MEDIA_QUOTA\)/);
+  });
+
+  it("mail settings come from SVC_SMTP_URL, SVC_MAIL_FROM and SVC_DEV_MAIL; a bad one is named, its value (a password) never shown", async () => {
+    const env = { SVC_SMTP_URL: "smtps://me%40shop.example:s3cret@smtp.example.com:465", SVC_MAIL_FROM: "Shop <no-reply@shop.example>", SVC_DEV_MAIL: "1" };
+    expect(await resolveConfig({}, env, dir)).toMatchObject({ smtpUrl: env.SVC_SMTP_URL, mailFrom: env.SVC_MAIL_FROM, devMail: true });
+    const bad = resolveConfig({}, { SVC_SMTP_URL: "http://me:s3cret@smtp.example.com" }, dir);
+    await expect(bad).rejects.toThrow(/^Invalid setting smtpUrl \(SVC_SMTP_URL\): must be an smtp:\/\/ or smtps:\/\/ URL/);
+    await expect(bad).rejects.not.toThrow(/s3cret/);
+    expect(defaultFrom(env.SVC_SMTP_URL)).toBe("me@shop.example");
+    expect(defaultFrom("smtp://relay.example.com:25")).toBe("no-reply@relay.example.com");
   });
 
   it("SVC_VERSION_PUSH=0 turns the PostgreSQL version push off for the service", async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse as parseCsv } from "csv-parse/sync";
 import { runCli } from "../../src/cli/index.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { dropMail, startTestServer, type TestServer } from "../helpers/server.js";
 
 const SECRET = Buffer.alloc(32, 7).toString("base64");
 
@@ -56,7 +56,7 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     process.env.SVC_SECRET_KEY = SECRET;
     // One blob store for the server and the CLI, as with `svc serve` on a data directory.
     blobs = mkdtempSync(join(tmpdir(), "svc-cli-blobs-"));
-    server = await startTestServer(driver, { blobs });
+    server = await startTestServer(driver, { blobs, sendMail: dropMail });
     await ok("workspaces", "create", "demo", "--host", "demo.localhost");
   });
   afterAll(async () => {
@@ -141,6 +141,18 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     const file = join(server.db.dataDir, "contact.csv");
     expect(await ok("submissions", "export", "contact", "-w", "demo", "--output", file)).toEqual({ form: "contact", format: "csv", count: 3, output: file });
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    // Onto an existing file another user may read (umask 022): the export leaves it 0600.
+    const umask = process.umask(0o022);
+    try {
+      const shared = join(server.db.dataDir, "shared.csv");
+      writeFileSync(shared, "old\n", { mode: 0o644 });
+      expect(statSync(shared).mode & 0o777).toBe(0o644);
+      expect(await ok("submissions", "export", "contact", "-w", "demo", "--output", shared)).toMatchObject({ count: 3, output: shared });
+      expect(statSync(shared).mode & 0o777).toBe(0o600);
+      expect(readFileSync(shared, "utf8")).toBe(readFileSync(file, "utf8"));
+    } finally {
+      process.umask(umask);
+    }
     const text = readFileSync(file, "utf8");
     expect(text).toContain('"line one\nline ""two"", with comma"');
     const rows = parseCsv(text, { columns: true }) as Record<string, string>[];
@@ -182,7 +194,9 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
   it("workspaces update changes hosts and Identity, effective on the server's next request", async () => {
     await ok("workspaces", "create", "shop", "--host", "shop.localhost");
     expect((await server.request("/api/dashboard/identity", { host: "shop.localhost" })).status).toBe(401);
-    const moved = await ok("workspaces", "update", "shop", "--host", "shop2.localhost", "www.shop2.localhost", "--identity", "--self-signup");
+    // Self sign-up mails each new account: refused unless the CLI is told the server's mail transport.
+    expect(await fails(1, "workspaces", "update", "shop", "--identity", "--self-signup")).toMatch(/Self sign-up needs a mail transport.*--smtp-url.*--dev-mail/);
+    const moved = await ok("workspaces", "update", "shop", "--host", "shop2.localhost", "www.shop2.localhost", "--identity", "--self-signup", "--smtp-url", "smtp://127.0.0.1:2525");
     expect(moved).toMatchObject({ slug: "shop", hosts: ["shop2.localhost", "www.shop2.localhost"], dashboard_host: "admin.shop.localhost", identity: true, self_signup: true });
     expect((await server.request("/api/v1/forms/x", { host: "shop.localhost" })).status).toBe(404);
     const signup = await server.request("/api/v1/accounts/signup", { host: "www.shop2.localhost", method: "POST", json: { email: "v@example.com", password: "a long enough passphrase" } });
@@ -266,7 +280,7 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
   it("end-users list|get|update|delete on an Identity workspace", async () => {
     await ok("workspaces", "create", "club", "--host", "club.localhost");
     expect(await fails(1, "end-users", "list", "-w", "club")).toMatch(/Identity is not enabled on workspace club; turn it on with svc workspaces update club --identity/);
-    await ok("workspaces", "update", "club", "--identity", "--self-signup");
+    await ok("workspaces", "update", "club", "--identity", "--self-signup", "--dev-mail");
     const host = "club.localhost";
     for (const email of ["v1@example.com", "v2@example.com"]) {
       const res = await server.request("/api/v1/accounts/signup", { host, method: "POST", json: { email, password: "visitor passphrase" } });

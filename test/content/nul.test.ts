@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { dropMail, startTestServer, type TestServer } from "../helpers/server.js";
 import { callTool, connectClient, MCP_HOST } from "../mcp/helpers.js";
 
 const NUL = "\u0000";
@@ -32,7 +32,7 @@ describe.each(drivers)("NUL characters in stored strings on %s", (driver) => {
   };
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
+    t = await startTestServer(driver, { sendMail: dropMail });
     const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", MCP_HOST], identity: true, selfSignup: true });
     workspaceId = ws.id;
     owner = (await createTestSession(t.svc.context, ws.id)).token;

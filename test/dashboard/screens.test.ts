@@ -167,6 +167,17 @@ describeBrowser("dashboard in Chromium: screens", () => {
     await expectAccessible(page, "identity settings");
   });
 
+  it("identity settings: self sign-up without a mail transport is refused, the message naming the options", async () => {
+    const box = page.getByLabel(/self sign-up/);
+    await box.check();
+    await page.getByRole("button", { name: "Save identity settings" }).click();
+    const alert = page.getByRole("alert");
+    await expect.poll(() => alert.textContent()).toMatch(/^Self sign-up needs a mail transport.*--smtp-url.*--dev-mail/);
+    await screenshot(page, "identity-settings-no-mail");
+    const token = (await (await site("/api/dashboard/login", { method: "POST", json: d.owner })).json()).access_token as string;
+    expect(await (await site("/api/dashboard/identity", { token })).json()).toMatchObject({ self_signup: false });
+  });
+
   it("site: uploads archives with progress, marks the live deploy, rolls back", async () => {
     await navLink(page, "Site").click();
     await expect.poll(() => page.getByText("Nothing deployed yet.").count()).toBe(1);

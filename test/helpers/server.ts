@@ -19,6 +19,9 @@ export interface TestServer {
 
 export const silentLogger = () => createConsola({ level: -999 });
 
+/** A mail transport that accepts and drops every message: for suites that sign up without reading the mail. */
+export const dropMail = (): void => {};
+
 export async function startTestServer(driver: DriverName = "sqlite", options: ServiceOptions = {}): Promise<TestServer> {
   const db = await createTestDatabase(driver);
   const svc = await createService({

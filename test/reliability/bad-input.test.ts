@@ -10,7 +10,7 @@ import { allRoutes } from "../../src/http/routes/index.js";
 import type { RouteDef } from "../../src/http/route.js";
 import { createTestAccount } from "../helpers/credentials.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { dropMail, startTestServer, type TestServer } from "../helpers/server.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { bodyCases, CONTACT, EXEMPT, PARAM_VALUES, PASSWORD, POSTS, QUERIES, RAW_CASES, routeKey, takesBody, TEMPLATES, type BadRequest } from "./corpus.js";
 import { counts, dumpDatabase } from "./snapshot.js";
@@ -53,7 +53,7 @@ describe.each(drivers)("bad input on %s", (driver) => {
   };
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { bodyLimit: BODY_LIMIT, uploadLimit: UPLOAD_LIMIT, trustProxy: true, allowPrivateWebhookTargets: true });
+    t = await startTestServer(driver, { sendMail: dropMail, bodyLimit: BODY_LIMIT, uploadLimit: UPLOAD_LIMIT, trustProxy: true, allowPrivateWebhookTargets: true });
     const ctx = t.svc.context;
     const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
     owner = await dashboardToken(ctx, ws.id);

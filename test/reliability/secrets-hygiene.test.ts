@@ -9,7 +9,7 @@ import { inspect } from "node:util";
 import { createConsola } from "consola";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { dropMail, startTestServer, type TestServer } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { CA, sleep, startReceiver, type Receiver } from "../webhooks/helpers.js";
 
@@ -36,7 +36,7 @@ describe.each(drivers)("secrets never reach logs or error bodies on %s", (driver
   beforeAll(async () => {
     ok = await startReceiver();
     failing = await startReceiver((_req, res) => res.writeHead(500).end("no"));
-    t = await startTestServer(driver, { logger, allowPrivateWebhookTargets: true, trustProxy: true, webhooks: { ca: CA, retryDelaysMs: [20, 20], coalesceMs: 10 } });
+    t = await startTestServer(driver, { logger, sendMail: dropMail, allowPrivateWebhookTargets: true, trustProxy: true, webhooks: { ca: CA, retryDelaysMs: [20, 20], coalesceMs: 10 } });
     const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
     owner = await dashboardToken(t.svc.context, ws.id);
     secrets.push(owner);

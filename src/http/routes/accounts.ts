@@ -17,6 +17,7 @@ import { beginSignIn, limitLogin } from "../middleware/login-limit.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
 import { defineRoutes } from "../route.js";
 import { requestHost } from "../middleware/tenant.js";
+import { requireMailTransport } from "../../services/mail.js";
 import { sendVerification, verifyEmail } from "../../services/verification.js";
 import { credentialsSchema, loginFailed, readCredentials, sentApiKey } from "./dashboard-auth.js";
 
@@ -33,6 +34,10 @@ const selfSignupOff = () =>
     { self_signup: false },
   );
 
+/** The account is committed when its mail fails: say so, and how to get the token. */
+const SIGNUP_MAIL_FAILED =
+  "Your account was created, but the verification e-mail could not be sent: sign in and ask for a new one (POST /api/v1/accounts/verify/resend) later";
+
 /** The host the visitor used: verification mail names it (and a sender may build a link on it). */
 const hostOf = (event: H3Event, service: ServiceContext, workspace: TenantWorkspace) => requestHost(event, service.options.trustProxy) ?? workspace.slug;
 
@@ -47,12 +52,14 @@ export const accountRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       if (!workspace.selfSignup) throw selfSignupOff();
+      // Before the account exists: an account that can never be verified helps nobody.
+      requireMailTransport(service, "Sign-up");
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, fieldsOf(signupBodySchema), "POST /api/v1/accounts/signup");
       // Counted like sign-ins: signups probe which emails exist (409) and cost scrypt time.
       await limitLogin(event, service, "account", workspace.id, body.email);
       const account = await signUp(service, workspace.id, { email: body.email, password: body.password });
-      await sendVerification(service, workspace, hostOf(event, service, workspace), account);
+      await sendVerification(service, workspace, hostOf(event, service, workspace), account, SIGNUP_MAIL_FAILED);
       event.res.status = 201;
       return account;
     },
@@ -120,7 +127,7 @@ export const accountRoutes = defineRoutes([
       if (account.email_verified) throw conflict("This email address is already verified", { email_verified: true });
       const hit = await service.shared.hit(`verify-resend:${workspace.id}:${account.id}`, RESEND_LIMIT.windowMs);
       if (hit.count > RESEND_LIMIT.perHour) throw rateLimited(Math.max(1, Math.ceil(hit.resetMs / 1000)));
-      await sendVerification(service, workspace, hostOf(event, service, workspace), account);
+      await sendVerification(service, workspace, hostOf(event, service, workspace), account, "The verification e-mail could not be sent; try again later");
       event.res.status = 202;
       return { sent: true };
     },

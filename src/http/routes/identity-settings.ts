@@ -11,6 +11,7 @@ import { identitySettingsSchema } from "../../core/workspace-settings.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { defineRoutes } from "../route.js";
+import { assertSelfSignupCanStart } from "../../services/workspaces.js";
 
 const FIELDS = fieldsOf(identitySettingsSchema);
 
@@ -38,6 +39,7 @@ export const identitySettingsRoutes = defineRoutes([
       const input = parseWithSchema(identitySettingsSchema, body, { named: true });
       const enabled = input.enabled ?? workspace.identity;
       const selfSignup = input.self_signup ?? workspace.selfSignup;
+      assertSelfSignupCanStart(service, workspace.selfSignup, selfSignup);
       if (enabled !== workspace.identity) await service.workspaces.setIdentity(workspace.id, enabled);
       if (selfSignup !== workspace.selfSignup) await service.workspaces.setSelfSignup(workspace.id, selfSignup);
       return { enabled, self_signup: selfSignup };
