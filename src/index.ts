@@ -9,6 +9,7 @@
  */
 export { createService, type Service, type ServiceOptions } from "./service.js";
 export type { ServiceContext } from "./services/context.js";
+export type { WorkspaceBootstrap } from "./services/bootstrap.js";
 export type { RequestLogLine, RequestLogger } from "./http/request-log.js";
 export type { MailMessage, MailSender } from "./services/mail.js";
 export { ServiceError, isServiceError } from "./core/errors.js";

@@ -24,6 +24,8 @@ import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
 import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./services/context.js";
+import { bootstrapWorkspace, NO_WORKSPACE_HINT, type WorkspaceBootstrap } from "./services/bootstrap.js";
+import { isServiceError } from "./core/errors.js";
 import { createWebhookDispatcher, deliveryMode, startFeatures, type WebhookTuning } from "./features.js";
 import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
 import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
@@ -105,6 +107,13 @@ export interface ServiceOptions {
    * Default true.
    */
   versionPush?: boolean;
+  /**
+   * A first workspace and its owner, created at start when the database has no workspace at all
+   * (so never again once one exists, whichever created it): `{ workspace: { slug, hosts, name?,
+   * dashboardHost?, identity? }, owner: { email, password } }`. Without it, a service that starts
+   * with no workspace logs how to create one. Default none.
+   */
+  bootstrap?: WorkspaceBootstrap;
 }
 
 const optionsSchema = z
@@ -134,6 +143,18 @@ const optionsSchema = z
     dashboard: z.boolean().optional(),
     requestLog: z.function().optional(),
     versionPush: z.boolean().optional(),
+    bootstrap: z
+      .strictObject({
+        workspace: z.strictObject({
+          slug: z.string(),
+          hosts: z.array(z.string()).min(1),
+          name: z.string().optional(),
+          dashboardHost: z.string().optional(),
+          identity: z.boolean().optional(),
+        }),
+        owner: z.strictObject({ email: z.string(), password: z.string() }),
+      })
+      .optional(),
   })
   .strict();
 
@@ -241,6 +262,12 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       now,
     };
     if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
+    if (options.bootstrap) {
+      await bootstrapWorkspace(context, options.bootstrap).catch((error: unknown) => {
+        throw isServiceError(error) && error.status === 400 ? new Error(`contentsvc: invalid option bootstrap: ${error.message}`) : error;
+      });
+    }
+    else if ((await context.workspaces.count()) === 0) logger.info(NO_WORKSPACE_HINT);
     const stopFeatures = startFeatures(context);
     const app = createHttpApp(context, undefined, options.requestLog);
     let closed: Promise<void> | undefined;

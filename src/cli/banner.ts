@@ -35,6 +35,23 @@ const table = (rows: [string, string][]) => {
   return rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
 };
 
+/** Most workspaces whose dashboard a start lists; the rest are one `svc workspaces list` away. */
+const LISTED_DASHBOARDS = 5;
+
+/**
+ * The dashboard URL of each workspace (the first few), printed on every start so a restart still
+ * says where to sign in; never a credential. Empty without a dashboard.
+ */
+export function dashboardLines(workspaces: { slug: string; dashboard_host?: string }[], base: string, dashboard = true): string[] {
+  const url = new URL(base);
+  const rows = workspaces
+    .filter((w) => w.dashboard_host)
+    .map((w): [string, string] => [`dashboard (${w.slug})`, `${url.protocol}//${w.dashboard_host}:${url.port}/_/`]);
+  if (!dashboard || rows.length === 0) return [];
+  const more = rows.length - LISTED_DASHBOARDS;
+  return [...table(rows.slice(0, LISTED_DASHBOARDS)), ...(more > 0 ? [`  and ${more} more (svc workspaces list)`] : [])];
+}
+
 /** The first-run lines: credentials, then a collection, a published entry and the public read. */
 /** `caFile`: the local CA of `--https`, which the printed curl commands trust. */
 export function demoBanner(demo: DemoCredentials, base: string, dashboard = true, caFile?: string): string[] {

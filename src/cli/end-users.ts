@@ -12,6 +12,7 @@ import type { Workspace } from "../services/context.js";
 import { parseBoolean, parseCount, parseJsonObject } from "./args.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
+import { PASSWORD_STDIN_OPTION, passwordFromFlags } from "./password.js";
 
 const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
 const line = (u: EndUser) => `${u.id}\t${u.active ? "active  " : "inactive"}\t${u.email}${u.email_verified ? "" : " (unverified)"}`;
@@ -72,17 +73,19 @@ export function registerEndUsers(program: Command): void {
     .option(...WS)
     .option("--email <email>", "new email (unverified unless --email-verified true)")
     .option("--password <password>", "new password (8 characters or more)")
+    .option(...PASSWORD_STDIN_OPTION)
     .option("--attributes <json>", "replace the attributes object, e.g. '{\"plan\": \"pro\"}'")
     .option("--active <bool>", "true or false")
     .option("--email-verified <bool>", "true or false")
-    .action(async (ref: string, opts: { workspace?: string; email?: string; password?: string; attributes?: string; active?: string; emailVerified?: string }, cmd: Command) => {
+    .action(async (ref: string, opts: { workspace?: string; email?: string; password?: string; passwordStdin?: boolean; attributes?: string; active?: string; emailVerified?: string }, cmd: Command) => {
       const body: Record<string, unknown> = {};
       if (opts.email !== undefined) body.email = opts.email;
-      if (opts.password !== undefined) body.password = opts.password;
+      const password = await passwordFromFlags(opts, false);
+      if (password !== undefined) body.password = password;
       if (opts.attributes !== undefined) body.attributes = parseJsonObject(opts.attributes, "--attributes");
       if (opts.active !== undefined) body.active = parseBoolean(opts.active, "--active");
       if (opts.emailVerified !== undefined) body.email_verified = parseBoolean(opts.emailVerified, "--email-verified");
-      if (Object.keys(body).length === 0) throw new UsageError("Nothing to change: give --email, --password, --attributes, --active or --email-verified");
+      if (Object.keys(body).length === 0) throw new UsageError("Nothing to change: give --email, --password (or --password-stdin), --attributes, --active or --email-verified");
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         requireIdentity(ws);

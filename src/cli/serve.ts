@@ -10,14 +10,15 @@ import { consola } from "consola";
 import { commandConfig, mailFlags, serviceOptions } from "./context.js";
 import { announceMail, mailOptions, warnSignupsRefused } from "./mail.js";
 import { parseClusterSize, runPrimary } from "./cluster.js";
-import { baseUrl, clientHost, demoBanner } from "./banner.js";
+import { baseUrl, clientHost, dashboardLines, demoBanner } from "./banner.js";
+import { listenIpv6Loopback } from "./loopback.js";
 import { parseLogFormat, serveLoggers } from "./request-log.js";
 import { UsageError } from "./errors.js";
 import type { LocalTls } from "./local-tls.js";
 import { createService } from "../service.js";
 import { bootstrapDemo, type DemoCredentials } from "../services/bootstrap.js";
 import { isServiceError } from "../core/errors.js";
-import type { ServiceContext } from "../services/context.js";
+import type { ServiceContext, Workspace } from "../services/context.js";
 
 interface ServeFlags {
   port?: string;
@@ -57,7 +58,7 @@ export function registerServe(program: Command): void {
     .command("serve")
     .description("Serve every workspace (SQLite + local files by default); on an empty data directory, first create the demo workspace on localhost, 127.0.0.1 and [::1]")
     .option("--port <port>", "port [PORT] (default 3000)")
-    .option("--hostname <host>", "interface to listen on (default 127.0.0.1)")
+    .option("--hostname <host>", "interface to listen on (default 127.0.0.1, and [::1] beside it where the machine has IPv6)")
     .option("--trust-proxy", "read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy")
     .option("--no-dashboard", "do not serve the web dashboard at /_/")
     .option("--no-version-push", "PostgreSQL: resolve every request's tenant in the database instead of keeping it in memory, invalidated by LISTEN/NOTIFY (behind a pooler in transaction mode) [SVC_VERSION_PUSH=0]")
@@ -98,17 +99,30 @@ export function registerServe(program: Command): void {
       const size = parseClusterSize(opts.cluster);
       if (size !== undefined && (opts.https || opts.open)) throw new UsageError("--https and --open work without --cluster (docs/production.md#listening)");
       let tls: LocalTls | undefined;
-      const announce = (port: number, demo: DemoCredentials | undefined, workers?: number) => {
-        const base = baseUrl(config.hostname, port, tls ? "https" : "http");
+      // A restart (no demo to print) still lists where to sign in.
+      let workspaces: Workspace[] = [];
+      const bootstrap = async (ctx: ServiceContext) => {
+        const demo = await bootstrapOnce(ctx);
+        if (!demo) workspaces = await ctx.workspaces.list();
+        return demo;
+      };
+      const announce = (port: number, demo: DemoCredentials | undefined, workers?: number, ipv6 = false) => {
+        const scheme = tls ? "https" : "http";
+        const base = baseUrl(config.hostname, port, scheme);
         const where = clientHost(config.hostname) === config.hostname ? "" : ` (interface ${config.hostname})`;
-        consola.success(`contentsvc listening on ${base}${where}${workers ? ` (${workers} workers)` : ""}`);
+        const also = ipv6 ? ` and ${baseUrl("::1", port, scheme)}` : "";
+        consola.success(`contentsvc listening on ${base}${also}${where}${workers ? ` (${workers} workers)` : ""}`);
         if (tls) consola.info(`HTTPS with a local certificate; clients trust it with its CA: ${tls.caFile} (e.g. NODE_EXTRA_CA_CERTS, curl --cacert)`);
         if (demo) consola.log(demoBanner(demo, base, config.dashboard, tls?.caFile).join("\n"));
+        else {
+          const lines = dashboardLines(workspaces, base, config.dashboard);
+          if (lines.length > 0) consola.log(lines.join("\n"));
+        }
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
         announceMail(config, logger);
       };
       if (size !== undefined && cluster.isPrimary) {
-        return runPrimary(config, size, { bootstrap: bootstrapOnce, ready: (port, demo) => announce(port, demo, size) });
+        return runPrimary(config, size, { bootstrap, ready: (port, demo) => announce(port, demo, size) });
       }
 
       let listening = config.port;
@@ -121,7 +135,7 @@ export function registerServe(program: Command): void {
         ...(opts.durableWebhooks && { webhooks: { durable: true } }),
       });
       // A cluster worker: the primary already bootstrapped and announces the port.
-      const demo = cluster.isWorker ? undefined : await bootstrapOnce(svc.context).catch(async (error: unknown) => {
+      const demo = cluster.isWorker ? undefined : await bootstrap(svc.context).catch(async (error: unknown) => {
         await svc.close();
         throw error;
       });
@@ -138,7 +152,8 @@ export function registerServe(program: Command): void {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
       listening = port;
-      if (!cluster.isWorker) announce(port, demo);
+      const ipv6 = cluster.isWorker ? undefined : await listenIpv6Loopback(server, config.hostname, port);
+      if (!cluster.isWorker) announce(port, demo, undefined, ipv6 !== undefined);
       if (!cluster.isWorker && !mail.sendMail) warnSignupsRefused(await svc.context.workspaces.list(), logger);
 
       await new Promise<void>((resolve) => {
@@ -148,6 +163,7 @@ export function registerServe(program: Command): void {
           stopping = true;
           consola.info(`${signal}: closing${cluster.isWorker ? ` worker ${process.pid}` : ""} (flushing debounced webhook deliveries)…`);
           server.close();
+          ipv6?.close();
           server.closeIdleConnections?.();
           void svc.close().finally(() => {
             server.closeAllConnections?.();

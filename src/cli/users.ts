@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { createMember } from "../services/members.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
+import { PASSWORD_STDIN_OPTION, passwordFromFlags } from "./password.js";
 
 /** Registers both groups; returns `svc members` for the commands of members.ts. */
 export function registerMembers(program: Command): Command {
@@ -23,16 +24,18 @@ function addCreateMember(group: Command): void {
     .description("Create a dashboard member or owner")
     .option("-w, --workspace <slug>", "workspace slug")
     .requiredOption("--email <email>", "sign-in email")
-    .requiredOption("--password <password>", "sign-in password (8 characters or more)")
+    .option("--password <password>", "sign-in password (8 characters or more)")
+    .option(...PASSWORD_STDIN_OPTION)
     .requiredOption("--role <role>", "owner or member")
     .option("--grant <grant...>", "a member's grants, e.g. entries:read (owners bypass grants)")
-    .action(async (opts: { workspace?: string; email: string; password: string; role: string; grant?: string[] }, cmd: Command) => {
+    .action(async (opts: { workspace?: string; email: string; password?: string; passwordStdin?: boolean; role: string; grant?: string[] }, cmd: Command) => {
       if (opts.role !== "owner" && opts.role !== "member") throw new UsageError("--role must be owner or member");
+      const password = await passwordFromFlags(opts, true);
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const member = await createMember(svc.context, ws.id, {
           email: opts.email,
-          password: opts.password,
+          password,
           role: opts.role,
           grants: opts.grant ?? [],
         });

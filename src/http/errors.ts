@@ -7,6 +7,7 @@ import { HTTPError, type H3Event } from "h3";
 import { ServiceError } from "../core/errors.js";
 import { asServiceError } from "../core/error-mapping.js";
 import { bodyLeftUnread } from "./body.js";
+import { lingerOnClose } from "./linger.js";
 
 export function toServiceError(error: unknown): { error: ServiceError; unexpected: boolean } {
   const cause = error instanceof HTTPError && error.cause !== undefined ? error.cause : error;
@@ -24,7 +25,12 @@ export function errorResponse(error: ServiceError, extraHeaders?: Record<string,
   });
 }
 
-/** `Connection: close` on a refusal that leaves the request body unread (see bodyLeftUnread). */
+/**
+ * `Connection: close` on a refusal that leaves the request body unread (see bodyLeftUnread); the
+ * socket then closes lingering (linger.ts), so a client still sending the body reads the refusal.
+ */
 export function refusedBodyHeaders(event: H3Event): Record<string, string> | undefined {
-  return bodyLeftUnread(event) ? { connection: "close" } : undefined;
+  if (!bodyLeftUnread(event)) return undefined;
+  lingerOnClose(event.runtime?.node);
+  return { connection: "close" };
 }

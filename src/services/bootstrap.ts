@@ -6,7 +6,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { ALL_GRANTS } from "../core/grants.js";
-import type { ServiceContext } from "./context.js";
+import { parseWithSchema } from "../core/body-schema.js";
+import { isServiceError } from "../core/errors.js";
+import { memberCreateSchema } from "../core/members.js";
+import type { ServiceContext, Workspace } from "./context.js";
 import { createKey } from "./keys.js";
 import { createMember } from "./members.js";
 
@@ -37,3 +40,33 @@ export async function bootstrapDemo(ctx: ServiceContext): Promise<DemoCredential
   const key = await createKey(ctx, ws.id, { name: "demo (all grants)", grants: [...ALL_GRANTS] });
   return { hosts: ws.hosts, dashboardHost: ws.dashboard_host, owner: { email: DEMO_OWNER_EMAIL, password }, apiKey: key.value };
 }
+
+/** A first workspace and its owner, created by `createService` when there is no workspace at all. */
+export interface WorkspaceBootstrap {
+  workspace: { slug: string; hosts: string[]; name?: string; dashboardHost?: string; identity?: boolean };
+  owner: { email: string; password: string };
+}
+
+/**
+ * Creates `input.workspace` with its owner when no workspace exists; otherwise does nothing, so it
+ * is idempotent on restart (and between instances starting together: the loser's 409 on the slug
+ * means the other created it). The owner is checked before the workspace is created, so a bad
+ * password never leaves an ownerless workspace that later starts would skip.
+ */
+export async function bootstrapWorkspace(ctx: ServiceContext, input: WorkspaceBootstrap): Promise<Workspace | undefined> {
+  const owner = parseWithSchema(memberCreateSchema, { ...input.owner, role: "owner" }, { named: true });
+  if ((await ctx.workspaces.count()) > 0) return undefined;
+  let ws: Workspace;
+  try {
+    ws = await ctx.workspaces.create(input.workspace);
+  } catch (error) {
+    if (isServiceError(error) && error.status === 409) return undefined;
+    throw error;
+  }
+  await createMember(ctx, ws.id, owner);
+  return ws;
+}
+
+/** The start-up line of a service without any workspace: what to do about `Unknown tenant`. */
+export const NO_WORKSPACE_HINT =
+  "No workspace yet: every request answers 404 Unknown tenant until one exists. Create one with `svc workspaces create <slug> --host <host>` (and `svc members create` for its owner), or pass createService's `bootstrap` option (docs/embedding.md#the-first-workspace)";

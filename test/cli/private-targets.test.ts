@@ -8,20 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { builtCli, startInstance } from "../scale/helpers.js";
 
 const run = promisify(execFile);
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** The environment of a user's shell: none of the switches unless a step sets them. */
 const baseEnv = () => {
@@ -33,7 +25,9 @@ const baseEnv = () => {
 
 describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks listen", () => {
   let dir: string;
-  let port: number;
+  // The receiver takes its port from the OS (--port 0) and the webhook is pointed at the URL it
+  // prints: a port probed first and bound later could be taken in between.
+  const UNUSED_URL = "https://127.0.0.1:9/";
   let listener: ChildProcess | undefined;
   let lines: string[] = [];
   const svc = (args: string[], env: Record<string, string> = {}) =>
@@ -44,7 +38,7 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
   const startListener = (secret: string) =>
     new Promise<{ listening: string; ca: string }>((resolve, reject) => {
       lines = [];
-      listener = spawn(process.execPath, ["bin/svc.mjs", "--data", dir, "--json", "webhooks", "listen", "--secret", secret, "--port", String(port)], { env: baseEnv() });
+      listener = spawn(process.execPath, ["bin/svc.mjs", "--data", dir, "--json", "webhooks", "listen", "--secret", secret, "--port", "0"], { env: baseEnv() });
       listener.stdout!.on("data", (d: Buffer) => {
         for (const line of d.toString().split("\n").filter(Boolean)) {
           lines.push(line);
@@ -71,7 +65,6 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "svc-private-"));
-    port = await freePort();
     expect((await svc(["workspaces", "create", "demo", "--host", "demo.localhost"])).code).toBe(0);
     expect((await svc(["collections", "create", "posts", "-w", "demo", "--access", "public", "--field", "title:string:required"])).code).toBe(0);
   });
@@ -81,8 +74,7 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
   });
 
   it("one switch for create, test and CLI writes; each refusal names the fix", async () => {
-    const url = `https://127.0.0.1:${port}/`;
-    const create = ["webhooks", "create", "-w", "demo", "--url", url, "--event", "content.created"];
+    const create = ["webhooks", "create", "-w", "demo", "--url", UNUSED_URL, "--event", "content.created"];
     const refused = await svc(create);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/loopback address; only public addresses are allowed; .*--allow-private-webhook-targets or SVC_WEBHOOKS_ALLOW_PRIVATE=1/);
@@ -93,7 +85,9 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
     const { secret } = JSON.parse((await svc(["webhooks", "secret", "-w", "demo", id])).stdout) as { secret: string };
 
     const announced = await startListener(secret);
-    expect(announced.listening).toBe(url);
+    expect(announced.listening).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/$/);
+    const pointed = await svc(["webhooks", "update", "-w", "demo", id, "--url", announced.listening, "--allow-private-webhook-targets"]);
+    expect(pointed.code, pointed.stderr).toBe(0);
     expect(announced.ca).toBe(join(dir, "webhooks-tls", "ca.pem"));
     const trust = { NODE_EXTRA_CA_CERTS: announced.ca };
 
@@ -134,7 +128,7 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
     // The test runner's variables make consola quiet; a user's shell has none of them.
     const env = baseEnv();
     for (const name of Object.keys(env)) if (/^(VITEST|TEST$|NODE_ENV$)/.test(name)) delete env[name];
-    const child = spawn(process.execPath, ["bin/svc.mjs", "--data", dir, "webhooks", "listen", "--secret", "whsec_s", "--port", String(port)], { env: { ...env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, ["bin/svc.mjs", "--data", dir, "webhooks", "listen", "--secret", "whsec_s", "--port", "0"], { env: { ...env, NO_COLOR: "1" } });
     let out = "";
     try {
       await new Promise<void>((resolve, reject) => {
@@ -145,7 +139,7 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
         child.once("exit", () => reject(new Error(`listen exited:\n${out}`)));
       });
       const ca = join(dir, "webhooks-tls", "ca.pem");
-      expect(out).toContain(`--url https://127.0.0.1:${port}/`);
+      expect(out).toMatch(/--url https:\/\/127\.0\.0\.1:\d+\//);
       expect(out).toContain(`CA         ${ca}`);
       expect(out).toContain(`NODE_EXTRA_CA_CERTS=${ca} npx svc serve --allow-private-webhook-targets`);
     } finally {
@@ -160,7 +154,7 @@ describe.skipIf(!builtCli)("the private-webhook-targets switch and svc webhooks 
       const [, email, password] = await server.waitForOutput(/owner sign-in\s+(\S+) \/ (\S+)/);
       const login = await server.request("/api/dashboard/login", { host: "localhost", method: "POST", json: { email, password } });
       const { access_token: token } = (await login.json()) as { access_token: string };
-      const saved = await server.request("/api/dashboard/webhooks", { host: "localhost", method: "POST", token, json: { url: `https://127.0.0.1:${port}/`, events: ["content.created"] } });
+      const saved = await server.request("/api/dashboard/webhooks", { host: "localhost", method: "POST", token, json: { url: UNUSED_URL, events: ["content.created"] } });
       expect(saved.status, await saved.clone().text()).toBe(201);
     } finally {
       await server.stop();

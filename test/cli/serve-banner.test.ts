@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { requestAt } from "../helpers/server.js";
 import { builtCli, startInstance, type Instance } from "../scale/helpers.js";
 
 const run = promisify(execFile);
+const hasIpv6Loopback = () => Object.values(networkInterfaces()).some((list) => list?.some((a) => a.family === "IPv6" && a.address === "::1"));
 
 describe.skipIf(!builtCli)("svc serve first-run banner", () => {
   let dir: string;
@@ -58,6 +59,14 @@ describe.skipIf(!builtCli)("svc serve first-run banner", () => {
     }
   });
 
+  it("listens where it says: [::1] beside 127.0.0.1 where the machine has IPv6", async () => {
+    const line = /listening on (.+)/.exec(output)![1]!;
+    if (!hasIpv6Loopback()) return expect(line).not.toContain("[::1]");
+    expect(line).toContain(`http://[::1]:${server.port}`);
+    const answer = await requestAt(`http://[::1]:${server.port}`, "/api/v1/posts", { host: "[::1]" });
+    expect(answer.status).toBe(200);
+  });
+
   it("prints the owner's sign-in and the key, which work", async () => {
     const [, email, password] = /owner sign-in\s+(\S+) \/ (\S+)/.exec(output)!;
     const login = await requestAt(server.base, "/api/dashboard/login", { host: "localhost", method: "POST", json: { email, password } });
@@ -65,5 +74,24 @@ describe.skipIf(!builtCli)("svc serve first-run banner", () => {
     const key = /API key\s+(pk_[0-9a-f]{64})/.exec(output)![1];
     const collections = await requestAt(server.base, "/api/dashboard/collections", { host: "127.0.0.1", token: key });
     expect(collections.status).toBe(200);
+  });
+});
+
+describe.skipIf(!builtCli)("svc serve restarted on its data directory", () => {
+  it("prints the dashboard URL again, and no credential", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-restart-"));
+    try {
+      const first = await startInstance({ dataDir: dir });
+      await first.waitForOutput(/API key\s+pk_/);
+      await first.stop();
+      const again = await startInstance({ dataDir: dir });
+      const line = await again.waitForOutput(/dashboard \(demo\)\s+(\S+)/);
+      const out = again.output();
+      await again.stop();
+      expect(line[1]).toBe(`http://admin.localhost:${again.port}/_/`);
+      expect(out).not.toMatch(/owner sign-in|API key|pk_|Created the demo workspace/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -108,7 +108,7 @@ export function fetchWithHost(url: string, init: RequestInit & { headers: Header
     const headers: Record<string, string> = {};
     init.headers.forEach((v, k) => (headers[k] = v));
     const req = httpRequest(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: init.method ?? "GET", headers, setHost: false, localAddress: init.localAddress },
+      { host: u.hostname.replace(/^\[(.*)\]$/, "$1"), port: u.port, path: u.pathname + u.search, method: init.method ?? "GET", headers, setHost: false, localAddress: init.localAddress },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, PG_URL, REDIS_URL, type TestDatabase } from "../helpers/database.js";
 import { startReceiver, sleep, type Receiver } from "../webhooks/helpers.js";
 import { packSite, siteFiles } from "../site/fixtures.js";
@@ -125,9 +125,15 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + R
     const list = (x: Instance) => x.request("/api/dashboard/collections/posts/entries", { token: created.value });
     const first = await Promise.all(Array.from({ length: 20 }, (_, i) => list(i % 2 ? a : b)));
     expect(first.every((r) => r.status === 200)).toBe(true);
-    await sleep(200); // the write is fire-and-forget
-    const [row] = await query<{ last_used_at: string }>("SELECT last_used_at FROM api_keys WHERE id = $1", [created.id]);
-    expect(row.last_used_at).not.toBeNull();
+    // The write is fire-and-forget, off the response path: wait for it rather than for a fixed time.
+    const row = await vi.waitFor(
+      async () => {
+        const [r] = await query<{ last_used_at: string }>("SELECT last_used_at FROM api_keys WHERE id = $1", [created.id]);
+        expect(r.last_used_at).not.toBeNull();
+        return r;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     // One instance won the minute's claim in Redis; nobody writes again within it.
     expect(await redis.pttl(`contentsvc:key-used:${created.id}`)).toBeGreaterThan(50_000);
     await sleep(20);

@@ -48,10 +48,33 @@ describe.each(drivers)("static site serving on %s", (driver) => {
     await second?.close();
   });
 
-  it("answers JSON 404 before anything is deployed", async () => {
+  it("answers JSON 404 before anything is deployed; on / with where the API, the dashboard and its docs are", async () => {
     const res = await t.request("/");
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "No site is deployed on this workspace" });
+    expect(await res.json()).toEqual({
+      error: "No site is deployed on this workspace",
+      api: "/api/v1/",
+      openapi: "/api/openapi.json",
+      dashboard: "http://admin.demo.localhost/_/",
+      docs: "http://admin.demo.localhost/_/api/",
+      deploy: "svc site deploy <dir> -w demo",
+    });
+    const other = await t.request("/about");
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({ error: "No site is deployed on this workspace" });
+  });
+
+  it("answers a browser's / before anything is deployed with a short page under a CSP that allows nothing", async () => {
+    const res = await t.request("/", { host: "demo.localhost:8080", headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'; /);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const html = await res.text();
+    expect(html).toContain("No site is deployed on this workspace");
+    expect(html).toContain('<a href="http://admin.demo.localhost:8080/_/">');
+    expect(html).toContain('<a href="/api/v1/">');
+    expect(html).not.toMatch(/<script|<style|<img|<link/);
   });
 
   let v1: string;

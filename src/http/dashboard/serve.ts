@@ -83,7 +83,7 @@ export function dashboardHandler(service: ServiceContext, enabled: boolean): (ev
 }
 
 /** The dashboard URL on its host, keeping the scheme and port the request came with. */
-function dashboardUrl(event: H3Event, service: ServiceContext, host: string): string {
+export function dashboardUrl(event: H3Event, service: ServiceContext, host: string): string {
   const headers = event.req.headers;
   const trusted = service.options.trustProxy;
   const rawHost = (trusted ? headers.get("x-forwarded-host")?.split(",")[0] : undefined) ?? headers.get("host") ?? event.url.host;

@@ -1,7 +1,8 @@
 /**
  * Serving the live static site (DESIGN §4.2): every GET/HEAD outside `/api/` on a workspace host.
  * `/` and `/dir/` → index.html, clean URLs (`/about` → about, about.html, about/index.html),
- * `404.html` with status 404 when deployed (else JSON 404), types by extension, strong ETags with
+ * `404.html` with status 404 when deployed (else JSON 404; `/` says where the API and dashboard
+ * are, site-welcome.ts), types by extension, strong ETags with
  * If-None-Match → 304. The live pointer is read on every request, so a rollback is served at once.
  */
 import type { H3Event } from "h3";
@@ -11,6 +12,7 @@ import { requestCandidates } from "../../core/site-paths.js";
 import type { ServiceContext } from "../../services/context.js";
 import { resolveSiteFile, type SiteFile } from "../../services/sites.js";
 import { DASHBOARD_PREFIX, isDashboardPath } from "../dashboard/serve.js";
+import { NO_SITE_MESSAGE, noSiteResponse } from "./site-welcome.js";
 
 /** HTML revalidates every time (a deploy or rollback shows at once); assets may be reused briefly. */
 export const SITE_HTML_CACHE = "no-cache";
@@ -37,7 +39,10 @@ export function siteFallback(service: ServiceContext): (event: H3Event) => Promi
     // An encoded or doubled-slash spelling of `/_/` must not reach a deployed `_/` either.
     if (candidates.some(isDashboardPath)) throw notFound("Not found");
     const result = await resolveSiteFile(service, event.context.workspace!.id, candidates);
-    if (!result.deployed) throw notFound("No site is deployed on this workspace");
+    if (!result.deployed) {
+      if (event.url.pathname === "/") return noSiteResponse(event, service);
+      throw notFound(NO_SITE_MESSAGE);
+    }
     if (!result.file) throw notFound("Not found");
     return siteResponse(event.req, result.file, result.notFound ? 404 : 200);
   };
