@@ -12,6 +12,8 @@ import { changeCollectionField, collectionView, createCollection, deleteCollecti
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../services/entries.js";
 import type { Entry } from "../core/events.js";
+import { listOf } from "../core/lists.js";
+import { FILTER_OPS } from "../core/entry-query.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 import { collect, parseJson, parseJsonObject, splitPair } from "./args.js";
@@ -46,8 +48,8 @@ export function registerContent(program: Command): void {
     .action(async (opts: { workspace?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const all = (await listCollections(svc.context, ws.id)).map(collectionView);
-        out.result(all, () => (all.length ? all.map((c) => `${c.name}\t${c.access}\t${c.fields.map((f) => f.name).join(", ")}`) : "No collections"));
+        const list = listOf((await listCollections(svc.context, ws.id)).map(collectionView));
+        out.result(list, () => (list.data.length ? list.data.map((c) => `${c.name}\t${c.access}\t${c.fields.map((f) => f.name).join(", ")}`) : "No collections"));
       });
     });
 
@@ -124,18 +126,20 @@ export function registerContent(program: Command): void {
     .option("--limit <n>", "page size (max 100)", "20")
     .option("--offset <n>", "entries to skip", "0")
     .option("--sort <field>", "field or -field (default -_created_at)")
-    .option("--filter <name=value>", "equality filter (repeatable)", collect, [])
+    .option("--filter <field[op]=value>", `filter (repeatable): field=value, or field[op]=value with op one of ${FILTER_OPS.join(", ")}, as filter[field][op] of the API`, collect, [])
     .action(async (collection: string, opts: { workspace?: string; status?: string; limit: string; offset: string; sort?: string; filter: string[] }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const params = new URLSearchParams({ limit: opts.limit, offset: opts.offset });
         if (opts.status) params.set("status", opts.status);
         if (opts.sort) params.set("sort", opts.sort);
-        for (const f of opts.filter) {
-          const [name, value] = splitPair(f, "--filter");
-          params.append(`filter[${name}]`, value);
-        }
-        const page = await listEntries(svc.context, await getCollection(svc.context, ws.id, collection), params, { publishedOnly: false });
+        for (const f of opts.filter) params.append(...filterParam(f));
+        const def = await getCollection(svc.context, ws.id, collection);
+        const page = await listEntries(svc.context, def, params, { publishedOnly: false }).catch((error: unknown) => {
+          // Every query parameter here came from a flag: a refused one is a usage error.
+          if (isServiceError(error) && error.status === 400 && error.details?.parameter) throw new UsageError(error.message, error.details);
+          throw error;
+        });
         out.result(page, () => [...page.data.map(line), `${page.data.length} of ${page.meta.total}`]);
       });
     });
@@ -237,6 +241,17 @@ function fieldValues(def: CollectionDefinition, pairs: string[]): Record<string,
     else out[name] = raw;
   }
   return out;
+}
+
+/**
+ * `--filter title[contains]=ada` → `filter[title][contains]=ada`, `--filter views=3` →
+ * `filter[views]=3`: the API's parameter, judged by the same query parser as over HTTP.
+ */
+function filterParam(flag: string): [string, string] {
+  const [name, value] = splitPair(flag, "--filter");
+  const m = /^([^[\]]+)(\[[^[\]]*\])?$/.exec(name);
+  if (!m) throw new UsageError(`--filter ${flag}: expected field=value or field[op]=value (op: ${FILTER_OPS.join(", ")})`);
+  return [`filter[${m[1]}]${m[2] ?? ""}`, value];
 }
 
 function line(e: Entry): string {

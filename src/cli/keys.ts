@@ -28,6 +28,12 @@ export function registerKeys(program: Command): void {
           `  ${k.value}`,
           "Shown once: store it now; only its hash is kept.",
         ]);
+        // spec 5.4.1: such a key authenticates and can do nothing; grants are fixed at creation.
+        if (k.grants.length === 0) {
+          out.warn(
+            `API key ${k.name} has no grants: it authenticates but can do nothing. Grants are chosen at creation: create another with --grant (e.g. --grant entries:read) and revoke this one (svc keys revoke -w ${ws.slug} ${k.id}).`,
+          );
+        }
       });
     });
 

@@ -88,7 +88,7 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     expect(await fails(1, "entries", "get", "notes", created.id, "-w", "demo")).toMatch(/Entry not found/);
     expect((await server.request(`/api/v1/notes/${created.id}`)).status).toBe(404);
     expect(await ok("collections", "delete", "notes", "-w", "demo")).toEqual({ name: "notes", deleted: true });
-    expect((await ok("collections", "list", "-w", "demo")).map((c: { name: string }) => c.name)).not.toContain("notes");
+    expect((await ok("collections", "list", "-w", "demo")).data.map((c: { name: string }) => c.name)).not.toContain("notes");
   });
 
   it("rules list|get|set|delete, by name or id", async () => {

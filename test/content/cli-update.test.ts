@@ -65,7 +65,7 @@ describe("svc collections update", () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");
     expect(refused.stderr).toBe("svc: Removing field label of collection posts drops 1 stored value; confirm the drop (--confirm-drop) or clear it first\n");
-    expect((await json("collections", "list", "-w", "demo")).json[0].fields.map((f: { name: string }) => f.name)).toContain("label");
+    expect((await json("collections", "list", "-w", "demo")).json.data[0].fields.map((f: { name: string }) => f.name)).toContain("label");
     const dropped = await json("collections", "update", "posts", "-w", "demo", "--remove-field", "label", "--confirm-drop");
     expect(dropped.code, dropped.stderr).toBe(0);
     expect(dropped.json.meta).toEqual({ values: 1 });
