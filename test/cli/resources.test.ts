@@ -115,7 +115,7 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     expect(form).toMatchObject({ slug: "contact", name: "Contact", honeypot: "_gotcha", fields: [{ name: "email", type: "email", required: true }, { name: "message", type: "text" }] });
     expect(await ok("forms", "list", "-w", "demo")).toEqual({ data: [form], meta: { total: 1 } });
     expect(await ok("forms", "get", "contact", "-w", "demo")).toEqual(form);
-    expect(await fails(2, "forms", "create", "bad", "-w", "demo", "--field", "x:string:optional")).toMatch(/unknown part "optional"/);
+    expect(JSON.parse(await fails(2, "forms", "create", "bad", "-w", "demo", "--field", "x:string:optional")).error).toMatch(/unknown part "optional"/);
     expect(await fails(1, "forms", "create", "bad", "-w", "demo", "--field", "x:colour")).toMatch(/fields\.0\.type/);
 
     // Visitors submit over HTTP to the running server.
