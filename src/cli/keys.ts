@@ -18,7 +18,7 @@ export function registerKeys(program: Command): void {
     .description("Create an API key; its value is printed this once")
     .option("-w, --workspace <slug>", "workspace slug")
     .requiredOption("--name <name>", "where the key is used")
-    .option("--grant <grant...>", "grants, e.g. entries:read media:write (none: the key can do nothing)")
+    .option("--grant <grant...>", "grants, e.g. entries:read media:write (none: the key can do nothing, and a warning says so)")
     .action(async (opts: { workspace?: string; name: string; grant?: string[] }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
