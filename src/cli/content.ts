@@ -6,17 +6,17 @@
  * workspace's id (the local operator; documented in docs/content.md).
  */
 import type { Command } from "commander";
-import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
+import { ACCESS_MODES, type CollectionDefinition, type FieldDefinition } from "../core/collections.js";
 import { isServiceError, ServiceError } from "../core/errors.js";
 import { changeCollectionField, collectionView, createCollection, deleteCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../services/entries.js";
-import type { Entry } from "../core/events.js";
+import { ENTRY_STATUSES, type Entry } from "../core/events.js";
 import { listOf } from "../core/lists.js";
 import { FILTER_OPS } from "../core/entry-query.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
-import { collect, parseJson, parseJsonObject, splitPair } from "./args.js";
+import { choiceOption, collect, parseJson, parseJsonObject, splitPair } from "./args.js";
 
 const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
 
@@ -28,7 +28,7 @@ export function registerContent(program: Command): void {
     .description("Create a collection, e.g. --field title:string:required --field author:relation:authors")
     .option(...WS)
     .option("--field <name:type[:target][:required]>", "a field (repeatable); types: string text number boolean datetime json media relation relations", collect, [])
-    .option("--access <mode>", "public, private or gated", "private")
+    .addOption(choiceOption("--access <mode>", "public, private or gated", ACCESS_MODES, "private"))
     .option("--rule <id>", "rule of a gated collection")
     .option("--definition <json>", "the whole definition as JSON instead ({name?, fields, access, rule?})")
     .action(async (name: string, opts: { workspace?: string; field: string[]; access: string; rule?: string; definition?: string }, cmd: Command) => {
@@ -108,7 +108,7 @@ export function registerContent(program: Command): void {
     .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
     // Not --data: that is the global data-directory flag.
     .option("--values <json>", "field values as a JSON object")
-    .option("--status <status>", "draft (default) or published")
+    .addOption(choiceOption("--status <status>", "draft (default) or published", ENTRY_STATUSES))
     .action(async (collection: string, opts: { workspace?: string; field: string[]; values?: string; status?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
@@ -122,7 +122,7 @@ export function registerContent(program: Command): void {
     .command("list <collection>")
     .description("List entries, drafts included")
     .option(...WS)
-    .option("--status <status>", "draft or published")
+    .addOption(choiceOption("--status <status>", "draft or published", ENTRY_STATUSES))
     .option("--limit <n>", "page size (max 100)", "20")
     .option("--offset <n>", "entries to skip", "0")
     .option("--sort <field>", "field or -field (default -_created_at)")
@@ -160,7 +160,7 @@ export function registerContent(program: Command): void {
     .option(...WS)
     .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
     .option("--values <json>", "field values as a JSON object")
-    .option("--status <status>", "draft or published")
+    .addOption(choiceOption("--status <status>", "draft or published", ENTRY_STATUSES))
     .action(async (collection: string, id: string, opts: { workspace?: string; field: string[]; values?: string; status?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
