@@ -1,7 +1,8 @@
 /**
- * How the CLI fails: exit code 2 for a usage error (the command line is wrong), 1 for any other
- * failure; one line on stderr, which with --json is `{"error": …}` plus the same extra keys as the
- * HTTP error body (e.g. `grant`), so a script reads both outputs the same way.
+ * How the CLI fails (docs/cli.md, "Output and exit codes"): exit code 2 for a usage error (the
+ * command line is wrong), 1 for any other failure; one line on stderr (commander adds a hint to
+ * its own), which with --json is `{"error": …}` plus the same extra keys as the HTTP error body
+ * (e.g. `field`, `grant`), so a script reads both the same way.
  */
 import { CommanderError } from "commander";
 import { isServiceError } from "../core/errors.js";
@@ -17,8 +18,8 @@ export class UsageError extends Error {
   }
 }
 
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
 
 /**
  * Prints `error` to stderr and returns the exit code. Commander's own messages were already
