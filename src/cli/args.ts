@@ -1,5 +1,15 @@
-/** Parsing helpers shared by the command groups: repeatable flags, name=value pairs, JSON flags. */
+/** Parsing helpers shared by the command groups: repeatable flags, name=value pairs, JSON flags, choices. */
+import { Option } from "commander";
 import { UsageError } from "./errors.js";
+
+/**
+ * An option whose value is one of `choices` (the core's own list): any other value is a usage
+ * error naming the allowed ones, before anything is opened.
+ */
+export function choiceOption(flags: string, description: string, choices: readonly string[], defaultValue?: string): Option {
+  const option = new Option(flags, description).choices(choices);
+  return defaultValue === undefined ? option : option.default(defaultValue);
+}
 
 /** Commander collector for a repeatable flag. */
 export const collect = (value: string, previous: string[]) => [...previous, value];

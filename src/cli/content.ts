@@ -6,16 +6,18 @@
  * workspace's id (the local operator; documented in docs/content.md).
  */
 import type { Command } from "commander";
-import type { CollectionDefinition, FieldDefinition } from "../core/collections.js";
+import { ACCESS_MODES, type CollectionDefinition, type FieldDefinition } from "../core/collections.js";
 import { isServiceError, ServiceError } from "../core/errors.js";
 import { dataRecord } from "../core/records.js";
 import { changeCollectionField, collectionView, createCollection, deleteCollection, getCollection, listCollections } from "../services/collections.js";
 import { OPERATOR } from "../services/gates.js";
 import { createEntry, deleteEntry, getEntry, listEntries, updateEntry } from "../services/entries.js";
-import type { Entry } from "../core/events.js";
+import { ENTRY_STATUSES, type Entry } from "../core/events.js";
+import { listOf } from "../core/lists.js";
+import { FILTER_OPS } from "../core/entry-query.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
-import { collect, parseJson, parseJsonObject, splitPair } from "./args.js";
+import { choiceOption, collect, parseJson, parseJsonObject, splitPair } from "./args.js";
 
 const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
 
@@ -27,7 +29,7 @@ export function registerContent(program: Command): void {
     .description("Create a collection, e.g. --field title:string:required --field author:relation:authors")
     .option(...WS)
     .option("--field <name:type[:target][:required]>", "a field (repeatable); types: string text number boolean datetime json media relation relations", collect, [])
-    .option("--access <mode>", "public, private or gated", "private")
+    .addOption(choiceOption("--access <mode>", "public, private or gated", ACCESS_MODES, "private"))
     .option("--rule <id>", "rule of a gated collection")
     .option("--definition <json>", "the whole definition as JSON instead ({name?, fields, access, rule?})")
     .action(async (name: string, opts: { workspace?: string; field: string[]; access: string; rule?: string; definition?: string }, cmd: Command) => {
@@ -47,8 +49,8 @@ export function registerContent(program: Command): void {
     .action(async (opts: { workspace?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const all = (await listCollections(svc.context, ws.id)).map(collectionView);
-        out.result(all, () => (all.length ? all.map((c) => `${c.name}\t${c.access}\t${c.fields.map((f) => f.name).join(", ")}`) : "No collections"));
+        const list = listOf((await listCollections(svc.context, ws.id)).map(collectionView));
+        out.result(list, () => (list.data.length ? list.data.map((c) => `${c.name}\t${c.access}\t${c.fields.map((f) => f.name).join(", ")}`) : "No collections"));
       });
     });
 
@@ -107,7 +109,7 @@ export function registerContent(program: Command): void {
     .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
     // Not --data: that is the global data-directory flag.
     .option("--values <json>", "field values as a JSON object")
-    .option("--status <status>", "draft (default) or published")
+    .addOption(choiceOption("--status <status>", "draft (default) or published", ENTRY_STATUSES))
     .action(async (collection: string, opts: { workspace?: string; field: string[]; values?: string; status?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
@@ -121,22 +123,24 @@ export function registerContent(program: Command): void {
     .command("list <collection>")
     .description("List entries, drafts included")
     .option(...WS)
-    .option("--status <status>", "draft or published")
+    .addOption(choiceOption("--status <status>", "draft or published", ENTRY_STATUSES))
     .option("--limit <n>", "page size (max 100)", "20")
     .option("--offset <n>", "entries to skip", "0")
     .option("--sort <field>", "field or -field (default -_created_at)")
-    .option("--filter <name=value>", "equality filter (repeatable)", collect, [])
+    .option("--filter <field[op]=value>", `filter (repeatable): field=value, or field[op]=value with op one of ${FILTER_OPS.join(", ")}, as filter[field][op] of the API`, collect, [])
     .action(async (collection: string, opts: { workspace?: string; status?: string; limit: string; offset: string; sort?: string; filter: string[] }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const params = new URLSearchParams({ limit: opts.limit, offset: opts.offset });
         if (opts.status) params.set("status", opts.status);
         if (opts.sort) params.set("sort", opts.sort);
-        for (const f of opts.filter) {
-          const [name, value] = splitPair(f, "--filter");
-          params.append(`filter[${name}]`, value);
-        }
-        const page = await listEntries(svc.context, await getCollection(svc.context, ws.id, collection), params, { publishedOnly: false });
+        for (const f of opts.filter) params.append(...filterParam(f));
+        const def = await getCollection(svc.context, ws.id, collection);
+        const page = await listEntries(svc.context, def, params, { publishedOnly: false }).catch((error: unknown) => {
+          // Every query parameter here came from a flag: a refused one is a usage error.
+          if (isServiceError(error) && error.status === 400 && error.details?.parameter) throw new UsageError(error.message, error.details);
+          throw error;
+        });
         out.result(page, () => [...page.data.map(line), `${page.data.length} of ${page.meta.total}`]);
       });
     });
@@ -157,7 +161,7 @@ export function registerContent(program: Command): void {
     .option(...WS)
     .option("--field <name=value>", "a field value (repeatable); relations take comma-separated ids", collect, [])
     .option("--values <json>", "field values as a JSON object")
-    .option("--status <status>", "draft or published")
+    .addOption(choiceOption("--status <status>", "draft or published", ENTRY_STATUSES))
     .action(async (collection: string, id: string, opts: { workspace?: string; field: string[]; values?: string; status?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
@@ -239,6 +243,17 @@ function fieldValues(def: CollectionDefinition, pairs: string[]): Record<string,
     else out[name] = raw;
   }
   return out;
+}
+
+/**
+ * `--filter title[contains]=ada` → `filter[title][contains]=ada`, `--filter views=3` →
+ * `filter[views]=3`: the API's parameter, judged by the same query parser as over HTTP.
+ */
+function filterParam(flag: string): [string, string] {
+  const [name, value] = splitPair(flag, "--filter");
+  const m = /^([^[\]]+)(\[[^[\]]*\])?$/.exec(name);
+  if (!m) throw new UsageError(`--filter ${flag}: expected field=value or field[op]=value (op: ${FILTER_OPS.join(", ")})`);
+  return [`filter[${m[1]}]${m[2] ?? ""}`, value];
 }
 
 function line(e: Entry): string {

@@ -18,7 +18,7 @@ export function registerKeys(program: Command): void {
     .description("Create an API key; its value is printed this once")
     .option("-w, --workspace <slug>", "workspace slug")
     .requiredOption("--name <name>", "where the key is used")
-    .option("--grant <grant...>", "grants, e.g. entries:read media:write (none: the key can do nothing)")
+    .option("--grant <grant...>", "grants, e.g. entries:read media:write (none: the key can do nothing, and a warning says so)")
     .action(async (opts: { workspace?: string; name: string; grant?: string[] }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
@@ -28,6 +28,12 @@ export function registerKeys(program: Command): void {
           `  ${k.value}`,
           "Shown once: store it now; only its hash is kept.",
         ]);
+        // spec 5.4.1: such a key authenticates and can do nothing; grants are fixed at creation.
+        if (k.grants.length === 0) {
+          out.warn(
+            `API key ${k.name} has no grants: it authenticates but can do nothing. Grants are chosen at creation: create another with --grant (e.g. --grant entries:read) and revoke this one (svc keys revoke -w ${ws.slug} ${k.id}).`,
+          );
+        }
       });
     });
 

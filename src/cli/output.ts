@@ -9,6 +9,8 @@ export interface Output {
   /** Prints a result: JSON, or the human rendering. */
   result(value: unknown, human?: () => string | string[]): void;
   info(message: string): void;
+  /** A warning on stderr, in both modes (with --json as `{"warning": …}`): stdout stays the result alone. */
+  warn(message: string): void;
 }
 
 export function createOutput(json: boolean): Output {
@@ -24,6 +26,10 @@ export function createOutput(json: boolean): Output {
     },
     info(message) {
       if (!json) consola.info(message);
+    },
+    warn(message) {
+      if (json) process.stderr.write(`${JSON.stringify({ warning: message })}\n`);
+      else consola.warn(message);
     },
   };
 }

@@ -56,8 +56,8 @@ export function registerSite(program: Command): void {
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError(`--limit must be 1-100, got ${opts.limit}`);
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const { data } = await listDeploys(svc.context, ws.id, { limit, offset: 0 });
-        out.result(data, () => (data.length ? data.map(line) : "No deploys"));
+        const page = await listDeploys(svc.context, ws.id, { limit, offset: 0 });
+        out.result(page, () => (page.data.length ? page.data.map(line) : "No deploys"));
       });
     });
 

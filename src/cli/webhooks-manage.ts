@@ -5,7 +5,8 @@
  */
 import type { Command } from "commander";
 import { deleteWebhook, getWebhookSettings, updateWebhook, updateWebhookSettings, type WebhookSettings } from "../services/webhooks.js";
-import { parseBoolean, parseCount, splitPair } from "./args.js";
+import { choiceOption, parseBoolean, parseCount, splitPair } from "./args.js";
+import { EVENT_NAMES, WEBHOOK_FORMATS } from "../core/events.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 import { webhookLine } from "./webhooks.js";
@@ -44,8 +45,8 @@ export function registerWebhookChanges(wh: Command): void {
     .description("Change a webhook: URL, events, format, custom headers (kept unless named), active")
     .option(...WS)
     .option("--url <url>", "https:// URL of the receiver")
-    .option("--event <name...>", "replace the events it fires on")
-    .option("--format <format>", "service | code_host_repository_dispatch")
+    .addOption(choiceOption("--event <name...>", "replace the events it fires on", EVENT_NAMES))
+    .addOption(choiceOption("--format <format>", "service | code_host_repository_dispatch", WEBHOOK_FORMATS))
     .option("--header <name=value...>", "set or replace custom headers (others are kept)")
     .option("--clear-headers", "remove every custom header")
     .option("--active <bool>", "true or false")

@@ -7,7 +7,8 @@ import { UsageError } from "./errors.js";
 import { registerListen } from "./webhooks-listen.js";
 import { registerDeliveryCommands } from "./webhook-deliveries.js";
 import { createWebhook, getWebhookSettings, listWebhooks, testWebhook, type WebhookRecord } from "../services/webhooks.js";
-import { isEventName } from "../core/events.js";
+import { EVENT_NAMES, isEventName, WEBHOOK_FORMATS } from "../core/events.js";
+import { choiceOption } from "./args.js";
 import { SIGNATURE_HEADER } from "../core/signature.js";
 
 /** One webhook on one line (also used by webhooks-manage.ts). */
@@ -43,8 +44,8 @@ export function registerWebhooks(program: Command): Command {
     .description("Create a webhook; the secret is generated (see `svc webhooks secret`)")
     .requiredOption("-w, --workspace <slug>", "workspace")
     .requiredOption("--url <url>", "https:// URL of the receiver")
-    .requiredOption("--event <name...>", "event names (content.created, …, form.submitted)")
-    .option("--format <format>", "service | code_host_repository_dispatch", "service")
+    .addOption(choiceOption("--event <name...>", "event names (content.created, …, form.submitted)", EVENT_NAMES).makeOptionMandatory())
+    .addOption(choiceOption("--format <format>", "service | code_host_repository_dispatch", WEBHOOK_FORMATS, "service"))
     .option("--header <name=value...>", "custom header sent on every delivery (at most 10)")
     .option("--inactive", "create it switched off")
     .option("--log-deliveries", "keep the last 100 attempts (see `svc webhooks deliveries`)")

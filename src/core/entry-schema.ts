@@ -131,7 +131,8 @@ export function parseEntryInput(def: CollectionDefinition, body: Record<string, 
   }
   const result = cachedValuesSchema(def, mode).safeParse(rest);
   if (!result.success) {
-    const issue = result.error.issues[0]!;
+    // An unknown name first: `titel` for `title` would otherwise be reported as "title: is required".
+    const issue = result.error.issues.find((i) => i.code === "unrecognized_keys") ?? result.error.issues[0]!;
     if (issue.code === "unrecognized_keys") {
       const key = issue.keys[0]!;
       const known = def.fields.map((f) => f.name).join(", ") || "none";

@@ -64,8 +64,13 @@ describe("svc collections update", () => {
     const refused = await json("collections", "update", "posts", "-w", "demo", "--remove-field", "label");
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toBe("svc: Removing field label of collection posts drops 1 stored value; confirm the drop (--confirm-drop) or clear it first\n");
-    expect((await json("collections", "list", "-w", "demo")).json[0].fields.map((f: { name: string }) => f.name)).toContain("label");
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: "Removing field label of collection posts drops 1 stored value; confirm the drop (--confirm-drop) or clear it first",
+      field: "label",
+      values: 1,
+      confirm: "drop",
+    });
+    expect((await json("collections", "list", "-w", "demo")).json.data[0].fields.map((f: { name: string }) => f.name)).toContain("label");
     const dropped = await json("collections", "update", "posts", "-w", "demo", "--remove-field", "label", "--confirm-drop");
     expect(dropped.code, dropped.stderr).toBe(0);
     expect(dropped.json.meta).toEqual({ values: 1 });

@@ -44,7 +44,7 @@ describe("content CLI", () => {
       "--definition", JSON.stringify({ access: "private", fields: [{ name: "title", type: "string" }, { name: "views", type: "number" }, { name: "tags", type: "relations", collection: "tags" }] }),
     );
     expect(posts.code, posts.stderr).toBe(0);
-    expect((await svc("collections", "list", "-w", "demo")).json.map((c: { name: string }) => c.name)).toEqual(["posts", "tags"]);
+    expect((await svc("collections", "list", "-w", "demo")).json.data.map((c: { name: string }) => c.name)).toEqual(["posts", "tags"]);
     const bad = await svc("collections", "create", "media", "-w", "demo");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/name: is reserved/);

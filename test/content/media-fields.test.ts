@@ -140,7 +140,10 @@ describe("media fields through the CLI", () => {
   it.each(BAD)("svc entries create refuses %s: exit 1, one stderr line naming the field", async (_what, value, message) => {
     const res = await svc("entries", "create", "posts", "-w", "mine", "--values", JSON.stringify({ title: "x", cover: value(ids) }));
     expect(res.code).toBe(1);
-    expect(res.stderr.trim().replace(/^svc: /, "")).toMatch(message);
+    // With --json the one stderr line is the HTTP error body, the field named as over HTTP.
+    const body = JSON.parse(res.stderr) as { error: string; field: string };
+    expect(body.error).toMatch(message);
+    expect(body.field).toBe("cover");
   });
 
   it("svc entries create accepts the workspace's own asset", async () => {

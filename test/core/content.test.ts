@@ -40,6 +40,8 @@ describe("entry values", () => {
     expect(parseEntryInput(def, { views: 2 }, "patch").values).toEqual({ views: 2 });
     expect(() => parseEntryInput(def, { title: null }, "patch")).toThrow(/^title: /);
     expect(() => parseEntryInput(def, { tags: ["x"] }, "patch")).toThrow(/^tags\.0: must contain entry ids/);
+    // A misspelt name is reported as itself, not as the required field it was meant to be.
+    expect(() => parseEntryInput(def, { titel: "a" }, "create")).toThrow(/^titel: unknown field of collection/);
   });
 
   it("validates against the definition it is given, whichever was parsed before", () => {

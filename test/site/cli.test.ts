@@ -65,7 +65,8 @@ describe("site CLI", () => {
     expect(await served("/")).toBe("<h1>home v2</h1>");
 
     const list = await svc("--json", "site", "deploys", "-w", "demo");
-    expect(list.json.map((d: { id: string; live: boolean }) => [d.id, d.live]).sort()).toEqual(
+    expect(list.json.meta.total).toBe(2);
+    expect(list.json.data.map((d: { id: string; live: boolean }) => [d.id, d.live]).sort()).toEqual(
       [[first.json.id, false], [second.json.id, true]].sort(),
     );
 
@@ -96,7 +97,7 @@ describe("site CLI", () => {
     try {
       for (const v of ["k1", "k2", "k3"]) expect((await svc("site", "deploy", tree({ "index.html": v }), "-w", "demo")).code).toBe(0);
       const list = await svc("--json", "site", "deploys", "-w", "demo");
-      expect(list.json).toHaveLength(2);
+      expect(list.json.data).toHaveLength(2);
       const big = await svc("site", "deploy", tree({ "index.html": "x".repeat(1001) }), "-w", "demo");
       expect([big.code, big.stderr]).toEqual([1, expect.stringMatching(/site quota of 1000 bytes/)]);
       expect(await served("/")).toBe("k3");
