@@ -7,7 +7,7 @@ import { UsageError } from "./errors.js";
 import { registerListen } from "./webhooks-listen.js";
 import { registerDeliveryCommands } from "./webhook-deliveries.js";
 import { createWebhook, getWebhookSettings, listWebhooks, testWebhook, type WebhookRecord } from "../services/webhooks.js";
-import { EVENT_NAMES, isEventName, WEBHOOK_FORMATS } from "../core/events.js";
+import { EVENT_NAMES, WEBHOOK_FORMATS } from "../core/events.js";
 import { choiceOption } from "./args.js";
 import { SIGNATURE_HEADER } from "../core/signature.js";
 
@@ -74,9 +74,8 @@ export function registerWebhooks(program: Command): Command {
   wh.command("test <id>")
     .description("Send one signed sample delivery through the real delivery path")
     .requiredOption("-w, --workspace <slug>", "workspace")
-    .option("--event <name>", "event to simulate", "content.updated")
-    .action(async (id: string, opts: { workspace: string; event: string }, cmd: Command) => {
-      if (!isEventName(opts.event)) throw new UsageError(`--event must be one of the six event names, got ${opts.event}`);
+    .addOption(choiceOption("--event <name>", "event to simulate (default: the webhook's first event)", EVENT_NAMES))
+    .action(async (id: string, opts: { workspace: string; event?: string }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
         const result = await testWebhook(svc.context, ws.id, id, opts.event);

@@ -55,6 +55,10 @@ describe("svc webhooks", () => {
     expect(got.headers["x-token"]).toBe("abc");
     expect(got.headers["x-service-signature"]).toBe(result.signature);
     expect(result.signature).toBe("sha256=" + createHmac("sha256", secret).update(got.raw).digest("hex"));
+
+    // Without --event the service sends the webhook's first subscribed event, never one it does not take.
+    expect(await svc("webhooks", "test", "-w", "demo", created.id)).toMatchObject({ ok: true });
+    expect(JSON.parse(ok.requests.at(-1)!.raw.toString()).event).toBe("content.published");
   });
 
   it("reports a failing receiver and exits 1", async () => {
