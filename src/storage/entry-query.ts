@@ -90,10 +90,11 @@ function filterSql(dialect: Dialect, { target, op, value: v }: EntryFilter): Fra
     case "null":
       return { sql: `${e.sql} IS ${v ? "" : "NOT "}NULL`, params: e.params };
     case "contains": {
-      // Case-insensitive substring; LIKE's own wildcards in the value match themselves.
-      const pattern = `%${String(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const text = dialect === "postgresql" ? frag("(data::jsonb ->> CAST(? AS TEXT))", ...e.params) : e;
-      return { sql: `${text.sql} ${dialect === "postgresql" ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`, params: [...text.params, pattern] };
+      // Case-insensitive substring as a plain search of the lowered text, not LIKE '%…%': LIKE
+      // backtracks (stored length × pattern length, seconds on repetitive text), instr/strpos do
+      // not, and no character of the value is a wildcard. lower() folds what LIKE/ILIKE folded.
+      if (dialect === "postgresql") return frag("strpos(lower(data::jsonb ->> CAST(? AS TEXT)), lower(?)) > 0", ...e.params, String(v));
+      return { sql: `instr(lower(${e.sql}), lower(?)) > 0`, params: [...e.params, String(v)] };
     }
     case "in":
     case "nin": {
