@@ -28,7 +28,7 @@ export const MAX_FILTERS = 20;
  * The longest `contains` value, in characters. A substring search costs stored length × pattern
  * length at worst (docs/content.md "What a query can cost"), so the service bounds the pattern.
  */
-export const MAX_CONTAINS_LENGTH = 200;
+export const MAX_CONTAINS_LENGTH = 100;
 /** At most this many `contains` filters in one query: each one reads the whole text of every entry it tests. */
 export const MAX_CONTAINS_FILTERS = 3;
 

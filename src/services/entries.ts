@@ -19,7 +19,8 @@ import { pageOf } from "../core/lists.js";
 import type { StoredCollection } from "../storage/collections.js";
 import { createMediaRepo } from "../storage/media.js";
 import { createEntryRepo, toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
-import { withQueryBudget, type Sql } from "../storage/sql.js";
+import type { Sql } from "../storage/sql.js";
+import { listRead } from "./list-reads.js";
 import { repo } from "../storage/context.js";
 import { newRowId } from "../storage/ids.js";
 import type { ServiceContext } from "./context.js";
@@ -160,7 +161,7 @@ export async function listEntries(
   const query = parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly });
   const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
   const entries = repo(ctx, createEntryRepo);
-  const { rows, more, total } = await withQueryBudget(ctx.sql, ctx.options.queryBudgetMs, (db) => entries.list(collection.id, query, opts.publishedOnly, db));
+  const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, opts.publishedOnly, db));
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
   const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
   const last = rowsAsEntries[rowsAsEntries.length - 1];
