@@ -4,10 +4,11 @@
  * its workspace's lane, so one workspace's costly reads wait for each other, never in front of
  * another workspace's (docs/content.md "What a query can cost").
  *
- * A lane runs at most `width` reads of one workspace at once and starts each queued one in a
- * later turn of the event loop, after the I/O that arrived meanwhile: on SQLite,
- * whose engines answer synchronously on the event loop, another workspace's request then waits
- * for at most one read of the busy workspace, whatever the number of its requests in flight.
+ * A lane runs at most LANE_WIDTH reads of one workspace at once and starts each queued one in a
+ * later turn of the event loop, after the I/O that arrived meanwhile; on SQLite, whose engines
+ * answer synchronously on the event loop, each statement of a read takes its own turn too. So
+ * another workspace's request waits for at most one statement of the busy workspace, however
+ * many of its requests are in flight (measured by test/content/query-cost.test.ts).
  */
 import { unavailable } from "../core/errors.js";
 import { repo } from "../storage/context.js";
