@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { UsageError } from "./errors.js";
 import { DEFAULT_SIGN_IN_LIMITS } from "../core/sign-in-limits.js";
+import { DEFAULT_QUERY_BUDGET_MS } from "../core/entry-query.js";
 
 export const configSchema = z
   .object({
@@ -20,6 +21,11 @@ export const configSchema = z
     keepDeploys: z.coerce.number().int().min(1).describe("Site deploys kept per workspace, the live one included (older ones and their files are deleted)"),
     siteQuota: z.coerce.number().int().positive().describe("Bytes of distinct site files one workspace may store over its kept deploys"),
     siteMaxFiles: z.coerce.number().int().positive().describe("Most archive entries (files and directories) in one site deploy"),
+    queryBudgetMs: z.coerce
+      .number()
+      .int()
+      .positive()
+      .describe("PostgreSQL: longest an entry list read may run, in ms, before it is stopped and answers 503 (docs/content.md)"),
     trustProxy: z.boolean().describe("Read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy"),
     loginAccountFailures: z.coerce.number().int().positive().describe("Failed sign-ins on one account from one client address before back-off starts"),
     loginAddressFailures: z.coerce.number().int().positive().describe("Failed sign-ins from one client address, all accounts together, before back-off starts"),
@@ -44,6 +50,7 @@ export const CONFIG_DEFAULTS: CliConfig = {
   keepDeploys: 10,
   siteQuota: 500 * 1024 * 1024,
   siteMaxFiles: 10_000,
+  queryBudgetMs: DEFAULT_QUERY_BUDGET_MS,
   loginAccountFailures: DEFAULT_SIGN_IN_LIMITS.accountFailures,
   loginAddressFailures: DEFAULT_SIGN_IN_LIMITS.addressFailures,
   loginBackoffMs: DEFAULT_SIGN_IN_LIMITS.backoffMs,
@@ -66,6 +73,7 @@ export const ENV_VARS: Record<string, keyof CliConfig> = {
   SVC_KEEP_DEPLOYS: "keepDeploys",
   SVC_SITE_QUOTA: "siteQuota",
   SVC_SITE_MAX_FILES: "siteMaxFiles",
+  SVC_QUERY_BUDGET_MS: "queryBudgetMs",
   SVC_VERSION_PUSH: "versionPush",
 };
 

@@ -51,6 +51,7 @@ export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = proce
     keepDeploys: config.keepDeploys,
     siteQuota: config.siteQuota,
     siteMaxFiles: config.siteMaxFiles,
+    queryBudgetMs: config.queryBudgetMs,
     signInLimits: {
       accountFailures: config.loginAccountFailures,
       addressFailures: config.loginAddressFailures,

@@ -27,6 +27,7 @@ interface ServeFlags {
   keepDeploys?: string;
   siteQuota?: string;
   siteMaxFiles?: string;
+  queryBudgetMs?: string;
   loginAccountFailures?: string;
   loginAddressFailures?: string;
   loginBackoffMs?: string;
@@ -58,6 +59,7 @@ export function registerServe(program: Command): void {
     .option("--keep-deploys <n>", "site deploys kept per workspace [SVC_KEEP_DEPLOYS] (default 10)")
     .option("--site-quota <bytes>", "bytes of distinct site files per workspace [SVC_SITE_QUOTA] (default 500 MiB)")
     .option("--site-max-files <n>", "most archive entries in one site deploy [SVC_SITE_MAX_FILES] (default 10000)")
+    .option("--query-budget-ms <ms>", "PostgreSQL: longest an entry list read may run before it is stopped (503) [SVC_QUERY_BUDGET_MS] (default 2000)")
     .option("--login-account-failures <n>", "failed sign-ins on one account from one address before back-off starts (default 10)")
     .option("--login-address-failures <n>", "failed sign-ins from one address, all accounts together, before back-off starts (default 100)")
     .option("--login-backoff-ms <ms>", "first sign-in back-off, doubled with each further failure (default 1000)")
@@ -77,6 +79,7 @@ export function registerServe(program: Command): void {
         ...(opts.keepDeploys !== undefined && { keepDeploys: opts.keepDeploys as unknown as number }),
         ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
         ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
+        ...(opts.queryBudgetMs !== undefined && { queryBudgetMs: opts.queryBudgetMs as unknown as number }),
         ...(opts.dashboard === false && { dashboard: false }),
         ...(opts.versionPush === false && { versionPush: false }),
       });
