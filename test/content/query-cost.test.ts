@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { drivers, type DriverName } from "../helpers/database.js";
 import { createTestSession } from "../helpers/credentials.js";
-import { MAX_CONTAINS_FILTERS, MAX_CONTAINS_LENGTH } from "../../src/core/entry-query.js";
+import { randomUUID } from "node:crypto";
+import { MAX_CONTAINS_FILTERS, MAX_CONTAINS_LENGTH, MAX_LIMIT } from "../../src/core/entry-query.js";
+import { MAX_RELATIONS } from "../../src/core/entry-schema.js";
+import { repo } from "../../src/storage/context.js";
+import { createEntryRepo } from "../../src/storage/entries.js";
 
 const NOISY = "noisy.localhost";
 const QUIET = "quiet.localhost";
@@ -122,5 +126,24 @@ describe.runIf(drivers.includes("postgresql"))("the query budget on PostgreSQL",
     }
     // Cheap reads still answer under the same budget.
     expect((await t.request("/api/v1/notes?limit=1&sort=-_created_at", { host: NOISY })).status).toBe(200);
+  });
+});
+
+describe.each(drivers)("expand reads any number of ids on %s", (driver: DriverName) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(driver);
+  });
+  afterAll(() => t?.close());
+
+  it(`the largest expansion a page names (${MAX_LIMIT} entries × ${MAX_RELATIONS} relations) is read, not an SQL error`, async () => {
+    const ws = await t.svc.context.workspaces.create({ slug: "wide", hosts: ["wide.localhost"] });
+    const token = await createTestSession(t.svc.context, ws.id);
+    const res = await t.request("/api/dashboard/collections", { method: "POST", host: "wide.localhost", token: token.token, json: { name: "tags", access: "public", fields: [{ name: "label", type: "string" }] } });
+    const tags = (await res.json()) as { id: string };
+    const entries = repo(t.svc.context, createEntryRepo);
+    const ids = Array.from({ length: MAX_LIMIT * MAX_RELATIONS }, () => randomUUID());
+    expect(await entries.getMany(tags.id, ids, { publishedOnly: true })).toEqual([]);
+    expect((await entries.relationsOf(ids)).size).toBe(0);
   });
 });
