@@ -108,7 +108,11 @@ export const entryListParams = z
     ...shapeParams,
     status: z.enum(ENTRY_STATUSES).optional().describe("Dashboard and MCP only: draft or published."),
   })
-  .catchall(z.string().describe(`filter[field]=value (eq) or filter[field][op]=value, op one of ${FILTER_OPS.join(", ")}`));
+  .catchall(
+    z
+      .string()
+      .describe(`filter[field]=value (eq) or filter[field][op]=value, op one of ${FILTER_OPS.join(", ")}; at most ${MAX_FILTERS} filters, ${MAX_CONTAINS_FILTERS} of them contains, each of at most ${MAX_CONTAINS_LENGTH} characters`),
+  );
 
 /** The delivery list reads them all but `status` (it never returns drafts). */
 export const deliveryListParams = entryListParams.omit({ status: true });
