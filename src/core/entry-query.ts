@@ -29,8 +29,13 @@ export const MAX_FILTERS = 20;
  * length at worst (docs/content.md "What a query can cost"), so the service bounds the pattern.
  */
 export const MAX_CONTAINS_LENGTH = 100;
-/** At most this many `contains` filters in one query: each one reads the whole text of every entry it tests. */
+/** At most this many `contains` filters in one query: each one reads the text of every entry it tests. */
 export const MAX_CONTAINS_FILTERS = 3;
+/**
+ * `contains` searches the first this many characters of each value: the work one entry costs
+ * stays bounded whatever its length (docs/content.md "What a query can cost").
+ */
+export const CONTAINS_SCAN_LENGTH = 100_000;
 
 /** Default of createService's `queryBudgetMs`: how long one list read may run where the database can stop it. */
 export const DEFAULT_QUERY_BUDGET_MS = 2000;

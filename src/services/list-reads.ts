@@ -6,7 +6,8 @@
  *
  * A lane runs at most LANE_WIDTH reads of one workspace at once and starts each queued one in a
  * later turn of the event loop, after the I/O that arrived meanwhile; on SQLite, whose engines
- * answer synchronously on the event loop, each statement of a read takes its own turn too. So
+ * answer synchronously on the event loop, each statement of a busy workspace's read takes its own
+ * turn too. So
  * another workspace's request waits for at most one statement of the busy workspace, however
  * many of its requests are in flight (measured by test/content/query-cost.test.ts).
  */
@@ -42,7 +43,7 @@ export async function listRead<T>(ctx: ServiceContext, workspaceId: string, read
     await new Promise<void>((resolve) => lane.waiting.push(resolve));
   }
   try {
-    return await withQueryBudget(ctx.sql, ctx.options.queryBudgetMs, (db) => read(db.dialect === "sqlite" ? takingTurns(db) : db));
+    return await withQueryBudget(ctx.sql, ctx.options.queryBudgetMs, (db) => read(db.dialect === "sqlite" ? takingTurns(db, lane) : db));
   } finally {
     const next = lane.waiting.shift();
     if (next) laterTurn().then(next);
@@ -57,12 +58,17 @@ export async function listRead<T>(ctx: ServiceContext, workspaceId: string, read
  */
 const laterTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
-/** SQLite: each statement of a read (a page, then its count) in its own turn, so another workspace's request waits for one statement at most. */
-function takingTurns(db: Sql): Sql {
+/**
+ * SQLite, a workspace with reads waiting: each statement of a read (a page, then its count) in
+ * its own turn, so another workspace's request waits for one statement at most. A workspace
+ * reading one list at a time runs its statements straight.
+ */
+function takingTurns(db: Sql, lane: Lane): Sql {
+  const turn = () => (lane.waiting.length > 0 ? laterTurn() : undefined);
   return {
     ...db,
-    all: async (s, p) => (await laterTurn(), db.all(s, p)),
-    get: async (s, p) => (await laterTurn(), db.get(s, p)),
+    all: async (s, p) => (await turn(), db.all(s, p)),
+    get: async (s, p) => (await turn(), db.get(s, p)),
   };
 }
 
