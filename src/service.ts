@@ -29,6 +29,7 @@ import { isServiceError } from "./core/errors.js";
 import { createWebhookDispatcher, deliveryMode, startFeatures, type WebhookTuning } from "./features.js";
 import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
 import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
+import { DEFAULT_QUERY_BUDGET_MS } from "./core/entry-query.js";
 
 /** Options of {@link createService}. Every field is optional; the defaults make a working service. */
 export interface ServiceOptions {
@@ -50,6 +51,13 @@ export interface ServiceOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Largest JSON request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * How long one entry list read (delivery, dashboard, MCP, CLI) may run, in ms, on PostgreSQL
+   * (statement_timeout): past it the read is stopped and answers 503 naming the budget. SQLite
+   * cannot stop a running statement; there the query language's own bounds hold
+   * (docs/content.md "What a query can cost"). Default 2000.
+   */
+  queryBudgetMs?: number;
   /** Largest media upload or site deploy in bytes. Default 50 MiB. */
   uploadLimit?: number;
   /** Site deploys kept per workspace (rollback targets), the live one included; older ones and their files are deleted. Default 10. */
@@ -127,6 +135,7 @@ const optionsSchema = z
     trustProxy: z.boolean().optional(),
     allowPrivateWebhookTargets: z.boolean().optional(),
     bodyLimit: z.number().int().positive().optional(),
+    queryBudgetMs: z.number().int().positive().optional(),
     uploadLimit: z.number().int().positive().optional(),
     keepDeploys: z.number().int().min(1).optional(),
     siteQuota: z.number().int().positive().optional(),
@@ -247,6 +256,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         trustProxy: options.trustProxy ?? false,
         allowPrivateWebhookTargets: allowPrivate,
         bodyLimit: options.bodyLimit ?? 1024 * 1024,
+        queryBudgetMs: options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS,
         uploadLimit: options.uploadLimit ?? 50 * 1024 * 1024,
         keepDeploys: options.keepDeploys ?? 10,
         siteQuota: options.siteQuota ?? 500 * 1024 * 1024,

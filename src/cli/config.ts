@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { UsageError } from "./errors.js";
 import { DEFAULT_SIGN_IN_LIMITS } from "../core/sign-in-limits.js";
+import { DEFAULT_QUERY_BUDGET_MS } from "../core/entry-query.js";
 
 export const configSchema = z
   .object({
@@ -23,6 +24,11 @@ export const configSchema = z
     deployConcurrency: z.coerce.number().int().positive().describe("Site deploys one process unpacks at a time; one more is refused with 503 and Retry-After"),
     mediaQuota: z.coerce.number().int().positive().describe("Bytes of media assets one workspace may store"),
     submissionFileQuota: z.coerce.number().int().positive().describe("Bytes of files uploaded with form submissions one workspace may store"),
+    queryBudgetMs: z.coerce
+      .number()
+      .int()
+      .positive()
+      .describe("PostgreSQL: longest an entry list read may run, in ms, before it is stopped and answers 503 (docs/content.md)"),
     trustProxy: z.boolean().describe("Read X-Forwarded-Host, and the client address from X-Forwarded-For, from a trusted reverse proxy"),
     loginAccountFailures: z.coerce.number().int().positive().describe("Failed sign-ins on one account from one client address before back-off starts"),
     loginAddressFailures: z.coerce.number().int().positive().describe("Failed sign-ins from one client address, all accounts together, before back-off starts"),
@@ -57,6 +63,7 @@ export const CONFIG_DEFAULTS: CliConfig = {
   deployConcurrency: 2,
   mediaQuota: 1024 ** 3,
   submissionFileQuota: 1024 ** 3,
+  queryBudgetMs: DEFAULT_QUERY_BUDGET_MS,
   loginAccountFailures: DEFAULT_SIGN_IN_LIMITS.accountFailures,
   loginAddressFailures: DEFAULT_SIGN_IN_LIMITS.addressFailures,
   loginBackoffMs: DEFAULT_SIGN_IN_LIMITS.backoffMs,
@@ -83,6 +90,7 @@ export const ENV_VARS: Record<string, keyof CliConfig> = {
   SVC_DEPLOY_CONCURRENCY: "deployConcurrency",
   SVC_MEDIA_QUOTA: "mediaQuota",
   SVC_SUBMISSION_FILE_QUOTA: "submissionFileQuota",
+  SVC_QUERY_BUDGET_MS: "queryBudgetMs",
   SVC_VERSION_PUSH: "versionPush",
   SVC_SMTP_URL: "smtpUrl",
   SVC_MAIL_FROM: "mailFrom",

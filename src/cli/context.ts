@@ -55,6 +55,7 @@ export function serviceOptions(config: CliConfig, env: NodeJS.ProcessEnv = proce
     deployConcurrency: config.deployConcurrency,
     mediaQuota: config.mediaQuota,
     submissionFileQuota: config.submissionFileQuota,
+    queryBudgetMs: config.queryBudgetMs,
     signInLimits: {
       accountFailures: config.loginAccountFailures,
       addressFailures: config.loginAddressFailures,

@@ -31,6 +31,7 @@ interface ServeFlags {
   deployConcurrency?: string;
   mediaQuota?: string;
   submissionFileQuota?: string;
+  queryBudgetMs?: string;
   loginAccountFailures?: string;
   loginAddressFailures?: string;
   loginBackoffMs?: string;
@@ -70,6 +71,7 @@ export function registerServe(program: Command): void {
     .option("--deploy-concurrency <n>", "site deploys one process unpacks at a time; one more gets 503 [SVC_DEPLOY_CONCURRENCY] (default 2)")
     .option("--media-quota <bytes>", "bytes of media assets per workspace [SVC_MEDIA_QUOTA] (default 1 GiB)")
     .option("--submission-file-quota <bytes>", "bytes of form submission files per workspace [SVC_SUBMISSION_FILE_QUOTA] (default 1 GiB)")
+    .option("--query-budget-ms <ms>", "PostgreSQL: longest an entry list read may run before it is stopped (503) [SVC_QUERY_BUDGET_MS] (default 2000)")
     .option("--login-account-failures <n>", "failed sign-ins on one account from one address before back-off starts (default 10)")
     .option("--login-address-failures <n>", "failed sign-ins from one address, all accounts together, before back-off starts (default 100)")
     .option("--login-backoff-ms <ms>", "first sign-in back-off, doubled with each further failure (default 1000)")
@@ -92,6 +94,7 @@ export function registerServe(program: Command): void {
         ...(opts.keepDeploys !== undefined && { keepDeploys: opts.keepDeploys as unknown as number }),
         ...(opts.siteQuota !== undefined && { siteQuota: opts.siteQuota as unknown as number }),
         ...(opts.siteMaxFiles !== undefined && { siteMaxFiles: opts.siteMaxFiles as unknown as number }),
+        ...(opts.queryBudgetMs !== undefined && { queryBudgetMs: opts.queryBudgetMs as unknown as number }),
         ...(opts.dashboard === false && { dashboard: false }),
         ...(opts.versionPush === false && { versionPush: false }),
         ...mailFlags(opts),

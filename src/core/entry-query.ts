@@ -9,7 +9,7 @@
  * parseEntryListQuery(def, new URLSearchParams("limit=5&sort=-views,title&filter[views][gte]=10&expand=author"));
  */
 import { z } from "zod";
-import { badRequest } from "./errors.js";
+import { badRequest, ServiceError } from "./errors.js";
 import { NUL_REFUSED } from "./nul.js";
 import { ISO_DATE } from "./entry-schema.js";
 import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
@@ -24,6 +24,25 @@ export const MAX_IN_VALUES = 100;
 export const MAX_SORT_KEYS = 5;
 /** At most this many filters in one query. */
 export const MAX_FILTERS = 20;
+/**
+ * The longest `contains` value, in characters. A substring search costs stored length × pattern
+ * length at worst (docs/content.md "What a query can cost"), so the service bounds the pattern.
+ */
+export const MAX_CONTAINS_LENGTH = 100;
+/** At most this many `contains` filters in one query: each one reads the text of every entry it tests. */
+export const MAX_CONTAINS_FILTERS = 3;
+/**
+ * `contains` searches the first this many characters of each value: the work one entry costs
+ * stays bounded whatever its length (docs/content.md "What a query can cost").
+ */
+export const CONTAINS_SCAN_LENGTH = 100_000;
+
+/** Default of createService's `queryBudgetMs`: how long one list read may run where the database can stop it. */
+export const DEFAULT_QUERY_BUDGET_MS = 2000;
+
+/** 503 for a list read the database stopped at the service's query budget. */
+export const overQueryBudget = (ms: number) =>
+  new ServiceError(503, "unavailable", `This list took longer than the query budget of ${ms} ms and was stopped; filter or sort on id, _created_at, _updated_at or _published_at, or ask for fewer entries`, { budget_ms: ms });
 
 export const FILTER_OPS = ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "contains", "null"] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -94,7 +113,11 @@ export const entryListParams = z
     ...shapeParams,
     status: z.enum(ENTRY_STATUSES).optional().describe("Dashboard and MCP only: draft or published."),
   })
-  .catchall(z.string().describe(`filter[field]=value (eq) or filter[field][op]=value, op one of ${FILTER_OPS.join(", ")}`));
+  .catchall(
+    z
+      .string()
+      .describe(`filter[field]=value (eq) or filter[field][op]=value, op one of ${FILTER_OPS.join(", ")}; at most ${MAX_FILTERS} filters, ${MAX_CONTAINS_FILTERS} of them contains, each of at most ${MAX_CONTAINS_LENGTH} characters`),
+  );
 
 /** The delivery list reads them all but `status` (it never returns drafts). */
 export const deliveryListParams = entryListParams.omit({ status: true });
@@ -135,7 +158,11 @@ export function parseEntryListQuery(def: Definition, params: URLSearchParams, op
   for (const [key, raw] of params) {
     if (!key.startsWith("filter")) continue;
     if (filters.length === MAX_FILTERS) throw badRequest(`${key}: at most ${MAX_FILTERS} filters`, { parameter: key });
-    filters.push(parseFilter(def, key, raw));
+    const filter = parseFilter(def, key, raw);
+    if (filter.op === "contains" && filters.filter((f) => f.op === "contains").length === MAX_CONTAINS_FILTERS) {
+      throw badRequest(`${key}: at most ${MAX_CONTAINS_FILTERS} contains filters in one query`, { parameter: key, maximum: MAX_CONTAINS_FILTERS });
+    }
+    filters.push(filter);
   }
   const limit = integerParam(params, "limit", DEFAULT_LIMIT, PAGE_SIZES.entries.min, MAX_LIMIT);
   const offset = integerParam(params, "offset", 0, 0, MAX_OFFSET);
@@ -188,9 +215,14 @@ function single(params: URLSearchParams, name: string): string | undefined {
   return all[0] || undefined;
 }
 
-/** A comma-separated list: trimmed, without empty items. */
-function list(raw: string): string[] {
-  return raw.split(",").map((s) => s.trim()).filter(Boolean);
+/**
+ * A comma-separated list, each item trimmed; 400 naming the parameter when an item is empty (a
+ * stray, leading or doubled comma, or only spaces): a list is never silently shortened.
+ */
+function list(raw: string, parameter: string): string[] {
+  const items = raw.split(",").map((s) => s.trim());
+  if (items.some((item) => item === "")) throw badRequest(`${parameter}: ${describeName(raw)} has an empty item (a stray comma or only spaces); separate names with single commas`, { parameter });
+  return items;
 }
 
 function findField(def: Definition, name: string, parameter: string, note = ""): FieldDefinition {
@@ -206,9 +238,10 @@ function target(def: Definition, name: string, parameter: string): QueryTarget {
 
 function parseSort(def: Definition, raw: string | undefined): EntrySort[] {
   const keys: EntrySort[] = [];
-  for (const item of raw ? list(raw) : ["-_created_at"]) {
+  for (const item of raw ? list(raw, "sort") : ["-_created_at"]) {
     const desc = item.startsWith("-");
     const name = desc ? item.slice(1) : item;
+    if (name === "") throw badRequest(`sort: "-" names no key (write -field)`, { parameter: "sort" });
     const t = target(def, name, "sort");
     if (t.kind === "field" && UNSORTABLE.has(t.field.type)) throw badRequest(`sort: ${name} is a ${t.field.type} field and cannot be sorted on`, { parameter: "sort" });
     if (keys.some((k) => targetName(k.target) === name)) throw badRequest(`sort: ${name} is named twice`, { parameter: "sort" });
@@ -224,7 +257,7 @@ function parseSort(def: Definition, raw: string | undefined): EntrySort[] {
 function parseFields(def: Definition, raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const system = new Set<string>(SYSTEM_FIELDS);
-  const names = list(raw).filter((n) => !system.has(n));
+  const names = list(raw, "fields").filter((n) => !system.has(n));
   for (const n of names) findField(def, n, "fields");
   return [...new Set(names)];
 }
@@ -232,7 +265,7 @@ function parseFields(def: Definition, raw: string | undefined): string[] | undef
 function parseExpand(def: Definition, raw: string | undefined): FieldDefinition[] {
   if (raw === undefined) return [];
   const out: FieldDefinition[] = [];
-  for (const name of new Set(list(raw))) {
+  for (const name of new Set(list(raw, "expand"))) {
     const field = findField(def, name, "expand");
     if (!EXPANDABLE.has(field.type)) throw badRequest(`expand: ${name} is a ${field.type} field; only relation and relations fields expand (one level)`, { parameter: "expand" });
     out.push(field);
@@ -258,7 +291,13 @@ function parseFilter(def: Definition, key: string, raw: string): EntryFilter {
   if (op === "in" || op === "nin") {
     const items = raw.split(",");
     if (items.length > MAX_IN_VALUES) throw badRequest(`${key}: at most ${MAX_IN_VALUES} values`, { parameter: key });
+    // An empty item is a stray comma, not a wish to match "" (eq matches an empty string).
+    if (items.includes("")) throw badRequest(`${key}: ${raw === "" ? "an empty list" : "an empty value in the list (a stray comma)"}; give one or more comma-separated values`, { parameter: key });
     return { target: t, op, value: items.map((item) => scalar(t, item, key)) };
+  }
+  const length = op === "contains" ? Array.from(raw).length : 0;
+  if (length > MAX_CONTAINS_LENGTH) {
+    throw badRequest(`${key}: contains takes at most ${MAX_CONTAINS_LENGTH} characters (got ${length})`, { parameter: key, maximum: MAX_CONTAINS_LENGTH });
   }
   return { target: t, op, value: scalar(t, raw, key) };
 }

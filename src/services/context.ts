@@ -22,6 +22,8 @@ export interface ResolvedOptions extends StorageOptions {
   allowPrivateWebhookTargets: boolean;
   /** Largest JSON body, bytes. */
   bodyLimit: number;
+  /** How long one entry list read may run where the database can stop it (PostgreSQL), ms. */
+  queryBudgetMs: number;
   /** Largest media upload or site deploy, bytes. */
   uploadLimit: number;
   /** Site deploys kept per workspace, the live one included. */

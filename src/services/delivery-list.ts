@@ -15,6 +15,7 @@ import { repo } from "../storage/context.js";
 import { toEntry, type TotalsMemo } from "../storage/entries.js";
 import { createEntryDeliveryRepo, type RawEntryRow } from "../storage/entry-deliveries.js";
 import { parseObjectColumn } from "../storage/json-column.js";
+import { listRead } from "./list-reads.js";
 import type { ServiceContext } from "./context.js";
 
 /**
@@ -32,7 +33,7 @@ export async function deliveryListJson(
   if (query.fields || query.expand.length > 0 || collection.fields.some((f) => f.type === "relations")) return undefined;
   const deliveries = repo(ctx, createEntryDeliveryRepo);
   const shape = shapeOf(collection);
-  const { rows, more, total } = await deliveries.page(collection.id, query, shape, totals);
+  const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => deliveries.page(collection.id, query, shape, totals, db));
   const bodies: (string | null)[] = rows.map((r) => r.body);
   const missing = rows.filter((r) => r.body === null).map((r) => r.id);
   if (missing.length > 0) {

@@ -21,6 +21,7 @@ import type { StoredCollection } from "../storage/collections.js";
 import { createMediaRepo } from "../storage/media.js";
 import { createEntryRepo, toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
+import { listRead } from "./list-reads.js";
 import { repo } from "../storage/context.js";
 import { newRowId } from "../storage/ids.js";
 import type { ServiceContext } from "./context.js";
@@ -161,7 +162,7 @@ export async function listEntries(
   const query = parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly });
   const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
   const entries = repo(ctx, createEntryRepo);
-  const { rows, more, total } = await entries.list(collection.id, query, opts.publishedOnly);
+  const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, opts.publishedOnly, db));
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
   const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
   const last = rowsAsEntries[rowsAsEntries.length - 1];

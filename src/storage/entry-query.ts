@@ -11,7 +11,7 @@
  * form `k1 > v1 OR (k1 = v1 AND k2 > v2) …`, with unset values last in both directions.
  */
 import type { EntryFilter, EntryListQuery, FilterScalar, QueryTarget } from "../core/entry-query.js";
-import { SYSTEM_SORT_COLUMNS, targetNullable } from "../core/entry-query.js";
+import { CONTAINS_SCAN_LENGTH, SYSTEM_SORT_COLUMNS, targetNullable } from "../core/entry-query.js";
 import type { Dialect, SqlValue } from "./sql.js";
 
 export interface ListSql {
@@ -90,10 +90,12 @@ function filterSql(dialect: Dialect, { target, op, value: v }: EntryFilter): Fra
     case "null":
       return { sql: `${e.sql} IS ${v ? "" : "NOT "}NULL`, params: e.params };
     case "contains": {
-      // Case-insensitive substring; LIKE's own wildcards in the value match themselves.
-      const pattern = `%${String(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const text = dialect === "postgresql" ? frag("(data::jsonb ->> CAST(? AS TEXT))", ...e.params) : e;
-      return { sql: `${text.sql} ${dialect === "postgresql" ? "ILIKE" : "LIKE"} ? ESCAPE '\\'`, params: [...text.params, pattern] };
+      // Case-insensitive substring as a plain search of the lowered text, not LIKE '%…%': LIKE
+      // backtracks (stored length × pattern length, seconds on repetitive text), instr/strpos do
+      // not, and no character of the value is a wildcard. lower() folds what LIKE/ILIKE folded.
+      // Only the first CONTAINS_SCAN_LENGTH characters are searched: one entry's cost is bounded.
+      if (dialect === "postgresql") return frag(`strpos(lower(left(data::jsonb ->> CAST(? AS TEXT), ${CONTAINS_SCAN_LENGTH})), lower(?)) > 0`, ...e.params, String(v));
+      return { sql: `instr(lower(substr(${e.sql}, 1, ${CONTAINS_SCAN_LENGTH})), lower(?)) > 0`, params: [...e.params, String(v)] };
     }
     case "in":
     case "nin": {

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { normalizeParams, toPostgresPlaceholders, type ListenHandlers, type Sql, type SqlValue } from "./sql.js";
 import { mapDriverError } from "./driver-errors.js";
+import { overQueryBudget } from "../core/entry-query.js";
 
 // COUNT(*) and BIGINT columns come back as numbers, as they do on SQLite.
 const types = {
@@ -85,6 +86,19 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
       } finally {
         client.removeListener("error", onLost);
         client.release(lost);
+      }
+    },
+    async withStatementTimeout<T>(ms: number, fn: (tx: Sql) => Promise<T>): Promise<T> {
+      try {
+        return await sql.transaction(async (tx) => {
+          // An integer chosen by the service, never by a caller (SET takes no parameters).
+          await tx.run(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`);
+          return fn(tx);
+        });
+      } catch (error) {
+        // query_canceled: here only the timeout set above cancels (a server shutdown is 57P01).
+        if ((error as { code?: unknown })?.code === "57014") throw overQueryBudget(ms);
+        throw error;
       }
     },
     async close() {

@@ -27,6 +27,13 @@ export interface Sql {
   exec(sql: string): Promise<void>;
   /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: runs `fn` in one transaction whose statements the server stops after `ms`
+   * (`SET LOCAL statement_timeout`); a stopped statement fails with a 503 naming the budget
+   * (core/entry-query.ts overQueryBudget). No SQLite engine can stop a running statement, so
+   * there the bounds are the query language's own (docs/content.md "What a query can cost").
+   */
+  withStatementTimeout?<T>(ms: number, fn: (tx: Sql) => Promise<T>): Promise<T>;
   /** The db0 database underneath, for embedders who want it. */
   readonly db0: Db0Database | undefined;
   close(): Promise<void>;
@@ -41,6 +48,17 @@ export interface Sql {
 export interface ListenHandlers {
   message(payload: string): void;
   state(listening: boolean): void;
+}
+
+/**
+ * Runs the reads of `fn` under a time budget where the engine can enforce one (PostgreSQL), else
+ * simply runs them.
+ *
+ * @example
+ * const page = await withQueryBudget(ctx.sql, 2000, (db) => entries.list(id, query, true, db));
+ */
+export function withQueryBudget<T>(db: Sql, ms: number, fn: (db: Sql) => Promise<T>): Promise<T> {
+  return db.withStatementTimeout ? db.withStatementTimeout(ms, fn) : fn(db);
 }
 
 /** `?` → `$1, $2, …` for PostgreSQL. Our SQL never has `?` inside string literals. */

@@ -112,6 +112,8 @@ function trackWrites(sql: Sql, flush: () => void): Sql {
     run: (s, p) => after(sql.run(s, p)),
     exec: (s) => after(sql.exec(s)),
     transaction: (fn) => after(sql.transaction(fn)),
+    // Reads only: nothing to flush.
+    withStatementTimeout: sql.withStatementTimeout?.bind(sql),
     close: () => sql.close(),
     listen: sql.listen?.bind(sql),
   };

@@ -37,6 +37,7 @@ describe("configuration", () => {
       deployConcurrency: 2,
       mediaQuota: 1024 ** 3,
       submissionFileQuota: 1024 ** 3,
+      queryBudgetMs: 2000,
       dashboard: true,
       devMail: false,
       versionPush: true,
@@ -65,6 +66,12 @@ describe("configuration", () => {
     expect(config.versionPush).toBe(false);
     expect(serviceOptions(config).versionPush).toBe(false);
     expect((await resolveConfig({}, { SVC_VERSION_PUSH: "1" }, dir)).versionPush).toBe(true);
+  });
+
+  it("SVC_QUERY_BUDGET_MS or --query-budget-ms sets the service's query budget", async () => {
+    expect(serviceOptions(await resolveConfig({}, { SVC_QUERY_BUDGET_MS: "500" }, dir)).queryBudgetMs).toBe(500);
+    expect(serviceOptions(await resolveConfig({ queryBudgetMs: "250" }, { SVC_QUERY_BUDGET_MS: "500" }, dir)).queryBudgetMs).toBe(250);
+    await expect(resolveConfig({}, { SVC_QUERY_BUDGET_MS: "0" }, dir)).rejects.toThrow(/queryBudgetMs \(SVC_QUERY_BUDGET_MS\)/);
   });
 
   it("sign-in throttling settings come from a file or flags, are checked, and become the service's signInLimits", async () => {
