@@ -58,6 +58,22 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   };
   const db0 = createDatabase(connector);
 
+  // Budgeted reads go through their own connections, whose statement_timeout the server applies to
+  // every statement: no transaction and no SET per read, so a page and its count still run side by
+  // side in two round trips. One small pool per budget (a service uses one), opened on first use.
+  const budgetPools = new Map<number, { pool: pg.Pool; sql: Sql }>();
+  const budgetSql = (ms: number): Sql => {
+    const timeout = Math.max(1, Math.floor(ms));
+    let budget = budgetPools.get(timeout);
+    if (!budget) {
+      const readPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil((options.max ?? 10) / 2)), types, statement_timeout: timeout });
+      readPool.on("error", () => {});
+      budget = { pool: readPool, sql: { ...on(readPool), db0, transaction: (fn) => sql.transaction(fn), close: async () => {} } };
+      budgetPools.set(timeout, budget);
+    }
+    return budget.sql;
+  };
+
   const sql: Sql = {
     ...on(pool),
     db0,
@@ -90,19 +106,16 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     },
     async withStatementTimeout<T>(ms: number, fn: (tx: Sql) => Promise<T>): Promise<T> {
       try {
-        return await sql.transaction(async (tx) => {
-          // An integer chosen by the service, never by a caller (SET takes no parameters).
-          await tx.run(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`);
-          return fn(tx);
-        });
+        return await fn(budgetSql(ms));
       } catch (error) {
-        // query_canceled: here only the timeout set above cancels (a server shutdown is 57P01).
+        // query_canceled: on these connections only their statement_timeout cancels (a server
+        // shutdown is 57P01).
         if ((error as { code?: unknown })?.code === "57014") throw overQueryBudget(ms);
         throw error;
       }
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool, ...[...budgetPools.values()].map((b) => b.pool)].map((p) => p.end()));
     },
     listen: (channel, handlers) => listen(url, channel, handlers),
   };

@@ -28,8 +28,8 @@ export interface Sql {
   /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /**
-   * PostgreSQL only: runs `fn` in one transaction whose statements the server stops after `ms`
-   * (`SET LOCAL statement_timeout`); a stopped statement fails with a 503 naming the budget
+   * PostgreSQL only: runs `fn` on connections whose statements the server stops after `ms` (their
+   * `statement_timeout`); a stopped statement fails with a 503 naming the budget
    * (core/entry-query.ts overQueryBudget). No SQLite engine can stop a running statement, so
    * there the bounds are the query language's own (docs/content.md "What a query can cost").
    */
