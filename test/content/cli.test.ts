@@ -59,10 +59,10 @@ describe("content CLI", () => {
     expect(post.json).toMatchObject({ title: "Hello", views: 3, tags: [tag.json.id], _status: "draft", _created_by: ws.id });
     const listed = await svc("entries", "list", "posts", "-w", "demo", "--filter", "views=3");
     expect(listed.json.meta.total).toBe(1);
-    // The same query parser as the HTTP lists: a stray separator is a 400 naming the parameter.
+    // The same query parser as the HTTP lists: a stray separator is refused naming the parameter, a usage error (exit 2).
     for (const sort of [",", " ,", "title,"]) {
       const stray = await svc("entries", "list", "posts", "-w", "demo", "--sort", sort);
-      expect(stray.code, sort).toBe(1);
+      expect(stray.code, sort).toBe(2);
       expect(stray.stderr).toMatch(/sort: .* has an empty item/);
     }
     const pub = await svc("entries", "publish", "posts", post.json.id, "-w", "demo");

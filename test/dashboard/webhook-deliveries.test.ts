@@ -65,7 +65,7 @@ describeBrowser("dashboard in Chromium: webhook delivery log and secret rotation
     expect(text).toContain(String(got!.headers["x-service-signature"]));
     expect(text).toContain("X-Receiver-Token");
     expect(text).toContain("custom header, value not logged");
-    expect(text).toContain('"event": "content.updated"');
+    expect(text).toContain('"event": "content.published"'); // the webhook's first event (content.published is ticked by default)
     expect(await page.content()).not.toContain("tok-never-shown");
     await screenshot(page, "webhook-deliveries", true);
     await page.screenshot({ path: "/tmp/hooks-log-deliveries.png", fullPage: true });
