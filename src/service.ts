@@ -24,7 +24,7 @@ import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
 import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./services/context.js";
-import { bootstrapWorkspace, NO_WORKSPACE_HINT, type WorkspaceBootstrap } from "./services/bootstrap.js";
+import { bootstrapWorkspace, type WorkspaceBootstrap } from "./services/bootstrap.js";
 import { isServiceError } from "./core/errors.js";
 import { createWebhookDispatcher, deliveryMode, startFeatures, type WebhookTuning } from "./features.js";
 import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
@@ -277,7 +277,6 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         throw isServiceError(error) && error.status === 400 ? new Error(`contentsvc: invalid option bootstrap: ${error.message}`) : error;
       });
     }
-    else if ((await context.workspaces.count()) === 0) logger.info(NO_WORKSPACE_HINT);
     const stopFeatures = startFeatures(context);
     const app = createHttpApp(context, undefined, options.requestLog);
     let closed: Promise<void> | undefined;

@@ -37,17 +37,25 @@ describe.each(drivers)("first start of an embedded service on %s", (driver) => {
   const start = (db: TestDatabase, extra: Parameters<typeof createService>[0] = {}) =>
     createService({ dataDir: db.dataDir, database: db.url, blobs: "memory:", secretKey: SECRET, insecureFastPasswordHashing: true, ...extra });
 
-  it("with no workspace at all, logs one line naming how to create one; with one, stays silent", async () => {
+  it("with no workspace at all, its first Unknown tenant logs one line naming how to create one; with one, stays silent", async () => {
     const db = await newDatabase();
     const first = capturingLogger();
     const svc = await start(db, { logger: first.logger });
-    const hints = first.lines.filter((l) => /No workspace yet/.test(l.text));
-    expect(hints).toHaveLength(1);
-    expect(hints[0]!.text).toMatch(/Unknown tenant.*svc workspaces create <slug> --host <host>.*`bootstrap` option/);
+    const hints = () => first.lines.filter((l) => /No workspace yet/.test(l.text));
+    // Not at start: svc serve creates its demo workspace right after, and the line would mislead.
+    expect(hints()).toEqual([]);
+    const unknown = () => svc.fetch(new Request("http://nowhere.localhost/api/v1/posts"));
+    expect((await unknown()).status).toBe(404);
+    expect(hints()).toHaveLength(1);
+    expect(hints()[0]!.text).toMatch(/Unknown tenant.*svc workspaces create <slug> --host <host>.*`bootstrap` option/);
+    expect((await unknown()).status).toBe(404);
+    expect(hints()).toHaveLength(1);
     await svc.context.workspaces.create({ slug: "one", hosts: ["one.localhost"] });
     await svc.close();
     const again = capturingLogger();
-    await (await start(db, { logger: again.logger })).close();
+    const restarted = await start(db, { logger: again.logger });
+    expect((await restarted.fetch(new Request("http://nowhere.localhost/api/v1/posts"))).status).toBe(404);
+    await restarted.close();
     expect(again.lines.filter((l) => /No workspace yet/.test(l.text))).toEqual([]);
   });
 

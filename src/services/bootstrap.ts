@@ -67,6 +67,20 @@ export async function bootstrapWorkspace(ctx: ServiceContext, input: WorkspaceBo
   return ws;
 }
 
-/** The start-up line of a service without any workspace: what to do about `Unknown tenant`. */
+/** What a service without any workspace logs at its first `Unknown tenant`: what to do about it. */
 export const NO_WORKSPACE_HINT =
   "No workspace yet: every request answers 404 Unknown tenant until one exists. Create one with `svc workspaces create <slug> --host <host>` (and `svc members create` for its owner), or pass createService's `bootstrap` option (docs/embedding.md#the-first-workspace)";
+
+const hinted = new WeakSet<ServiceContext>();
+
+/**
+ * Called when a request names no workspace: the first time in this service, logs
+ * NO_WORKSPACE_HINT if there is no workspace at all. Once per process, so an unknown host costs
+ * one count at most; and only when it matters (not at the start of `svc serve`, which is about to
+ * create its demo workspace).
+ */
+export async function hintIfNoWorkspace(ctx: ServiceContext): Promise<void> {
+  if (hinted.has(ctx)) return;
+  hinted.add(ctx);
+  if ((await ctx.workspaces.count()) === 0) ctx.logger.info(NO_WORKSPACE_HINT);
+}

@@ -6,6 +6,7 @@ import type { H3Event } from "h3";
 import { unknownTenant } from "../../core/errors.js";
 import { tryNormalizeHost } from "../../core/tenancy.js";
 import type { ServiceContext } from "../../services/context.js";
+import { hintIfNoWorkspace } from "../../services/bootstrap.js";
 
 export interface TenantWorkspace {
   id: string;
@@ -39,6 +40,9 @@ export function requestHost(event: H3Event, trustProxy: boolean): string | undef
 export async function resolveTenant(event: H3Event, service: ServiceContext): Promise<TenantWorkspace> {
   const host = requestHost(event, service.options.trustProxy);
   const workspace = host ? await service.workspaces.byHost(host, { fresh: event.req.headers.has("authorization") }) : undefined;
-  if (!workspace) throw unknownTenant();
+  if (!workspace) {
+    await hintIfNoWorkspace(service);
+    throw unknownTenant();
+  }
   return workspace;
 }
