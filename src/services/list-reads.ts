@@ -16,10 +16,18 @@ import { repo } from "../storage/context.js";
 import { withQueryBudget, type Sql } from "../storage/sql.js";
 import type { ServiceContext } from "./context.js";
 
-/** Reads of one workspace at once: SQLite answers one statement at a time anyway; PostgreSQL keeps most of its pool for the others. */
-export const LANE_WIDTH = { sqlite: 1, postgresql: 2 } as const;
-/** Reads of one workspace waiting for its lane; past it a read is refused (503) rather than queued without end. */
-export const MAX_QUEUED_READS = 100;
+/**
+ * Reads of one workspace at once: SQLite answers one statement at a time anyway; on PostgreSQL one
+ * fewer than the five connections of its budgeted read pool (storage/postgres.ts), so a busy
+ * workspace always leaves one to the others while a single busy workspace still reads in parallel.
+ */
+export const LANE_WIDTH = { sqlite: 1, postgresql: 4 } as const;
+/**
+ * Reads of one workspace waiting for its lane; past it a read is refused (503) rather than queued
+ * without end. A waiting read holds only its request, so the bound is generous: 200 clients of one
+ * workspace on PostgreSQL must never see it.
+ */
+export const MAX_QUEUED_READS = 1000;
 
 interface Lane {
   running: number;
