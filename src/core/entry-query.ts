@@ -42,7 +42,7 @@ export const DEFAULT_QUERY_BUDGET_MS = 2000;
 
 /** 503 for a list read the database stopped at the service's query budget. */
 export const overQueryBudget = (ms: number) =>
-  new ServiceError(503, "unavailable", `This list took longer than the query budget of ${ms} ms and was stopped; filter or sort on id, _created_at, _updated_at or _published_at, or ask for fewer entries`, { budget_ms: ms });
+  new ServiceError(503, "unavailable", `This list took longer than the query budget of ${ms} ms and was stopped; filter or sort on id, _created_at, _updated_at or _published_at, or ask for fewer entries`, { budget_ms: ms }, { "retry-after": "1" });
 
 export const FILTER_OPS = ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "contains", "null"] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];

@@ -13,19 +13,19 @@
  */
 import { unavailable } from "../core/errors.js";
 import { repo } from "../storage/context.js";
-import { withQueryBudget, type Sql } from "../storage/sql.js";
+import { BUDGET_READ_CONNECTIONS, withQueryBudget, type Sql } from "../storage/sql.js";
 import type { ServiceContext } from "./context.js";
 
 /**
- * Reads of one workspace at once: SQLite answers one statement at a time anyway; on PostgreSQL one
- * fewer than the five connections of its budgeted read pool (storage/postgres.ts), so a busy
- * workspace always leaves one to the others while a single busy workspace still reads in parallel.
+ * Reads of one workspace at once. SQLite answers one statement at a time anyway. On PostgreSQL a
+ * read runs its page and its count side by side, two connections of the budgeted read pool: a
+ * busy workspace takes at most all but one of them, so another workspace's read always finds one.
  */
-export const LANE_WIDTH = { sqlite: 1, postgresql: 4 } as const;
+export const LANE_WIDTH = { sqlite: 1, postgresql: Math.max(1, Math.floor((BUDGET_READ_CONNECTIONS - 1) / 2)) } as const;
 /**
  * Reads of one workspace waiting for its lane; past it a read is refused (503) rather than queued
  * without end. A waiting read holds only its request, so the bound is generous: 200 clients of one
- * workspace on PostgreSQL must never see it.
+ * workspace must never see it.
  */
 export const MAX_QUEUED_READS = 1000;
 

@@ -5,7 +5,7 @@
 import { createDatabase, type Connector } from "db0";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { normalizeParams, toPostgresPlaceholders, type ListenHandlers, type Sql, type SqlValue } from "./sql.js";
+import { BUDGET_READ_CONNECTIONS, normalizeParams, toPostgresPlaceholders, type ListenHandlers, type Sql, type SqlValue } from "./sql.js";
 import { mapDriverError } from "./driver-errors.js";
 import { overQueryBudget } from "../core/entry-query.js";
 
@@ -66,7 +66,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     const timeout = Math.max(1, Math.floor(ms));
     let budget = budgetPools.get(timeout);
     if (!budget) {
-      const readPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil((options.max ?? 10) / 2)), types, statement_timeout: timeout });
+      const readPool = new pg.Pool({ connectionString: url, max: BUDGET_READ_CONNECTIONS, types, statement_timeout: timeout });
       readPool.on("error", () => {});
       budget = { pool: readPool, sql: { ...on(readPool), db0, transaction: (fn) => sql.transaction(fn), close: async () => {} } };
       budgetPools.set(timeout, budget);

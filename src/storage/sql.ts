@@ -57,6 +57,12 @@ export interface ListenHandlers {
  * @example
  * const page = await withQueryBudget(ctx.sql, 2000, (db) => entries.list(id, query, true, db));
  */
+/**
+ * Connections of PostgreSQL's budgeted read pool (storage/postgres.ts): list reads that run under
+ * the query budget use these, beside the main pool.
+ */
+export const BUDGET_READ_CONNECTIONS = 5;
+
 export function withQueryBudget<T>(db: Sql, ms: number, fn: (db: Sql) => Promise<T>): Promise<T> {
   return db.withStatementTimeout ? db.withStatementTimeout(ms, fn) : fn(db);
 }

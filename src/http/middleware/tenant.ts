@@ -41,7 +41,8 @@ export async function resolveTenant(event: H3Event, service: ServiceContext): Pr
   const host = requestHost(event, service.options.trustProxy);
   const workspace = host ? await service.workspaces.byHost(host, { fresh: event.req.headers.has("authorization") }) : undefined;
   if (!workspace) {
-    await hintIfNoWorkspace(service);
+    // A failed count (database down) must not turn the 404 into an error: the hint is a courtesy.
+    await hintIfNoWorkspace(service).catch(() => {});
     throw unknownTenant();
   }
   return workspace;

@@ -9,7 +9,8 @@ import { badRequest, unsupportedMediaType } from "../../core/errors.js";
 import { siteRollbackSchema } from "../../core/workspace-settings.js";
 import { deploySite, listDeploys, rollbackSite } from "../../services/sites.js";
 import { access } from "../access.js";
-import { bodyLeftUnread, readJson, streamBody } from "../body.js";
+import { readJson, streamBody } from "../body.js";
+import { refusedBodyHeaders } from "../errors.js";
 import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
 import { defineRoutes } from "../route.js";
 
@@ -45,8 +46,10 @@ export const siteRoutes = defineRoutes([
       if (empty) throw badRequest("Request body is required (a tar.gz of the built site)");
       // Read as it arrives, after the deploy took its lease and slot (services/sites.ts).
       const deploy = await deploySite(ctx.service, ctx.workspace.id, streamBody(event, ctx.service.options.uploadLimit));
-      // Reading stops at the archive's end: padding after it stays unread, so the socket cannot serve another request.
-      if (bodyLeftUnread(event)) event.res.headers.set("connection", "close");
+      // Reading stops at the archive's end: padding after it stays unread, so the socket cannot
+      // serve another request; it closes lingering, like a refusal, so the client reads the 201.
+      const close = refusedBodyHeaders(event);
+      if (close) event.res.headers.set("connection", close.connection);
       event.res.status = 201;
       return deploy;
     },
