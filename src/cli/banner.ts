@@ -43,10 +43,9 @@ const LISTED_DASHBOARDS = 5;
  * says where to sign in; never a credential. Empty without a dashboard.
  */
 export function dashboardLines(workspaces: { slug: string; dashboard_host?: string }[], base: string, dashboard = true): string[] {
-  const url = new URL(base);
   const rows = workspaces
     .filter((w) => w.dashboard_host)
-    .map((w): [string, string] => [`dashboard (${w.slug})`, `${url.protocol}//${w.dashboard_host}:${url.port}/_/`]);
+    .map((w): [string, string] => [`dashboard (${w.slug})`, dashboardAt(base, w.dashboard_host!)]);
   if (!dashboard || rows.length === 0) return [];
   const more = rows.length - LISTED_DASHBOARDS;
   return [...table(rows.slice(0, LISTED_DASHBOARDS)), ...(more > 0 ? [`  and ${more} more (svc workspaces list)`] : [])];
@@ -63,7 +62,7 @@ export function demoBanner(demo: DemoCredentials, base: string, dashboard = true
     ...(demo.owner ? [["owner sign-in", `${demo.owner.email} / ${demo.owner.password}`] as [string, string]] : []),
     ...(demo.apiKey ? [["API key", demo.apiKey] as [string, string]] : []),
     // *.localhost resolves to this machine in browsers, so the URL opens when pasted.
-    ...(dashboard && demo.dashboardHost ? [["dashboard", `${new URL(base).protocol}//${demo.dashboardHost}:${new URL(base).port}/_/`] as [string, string]] : []),
+    ...(dashboard && demo.dashboardHost ? [["dashboard", dashboardAt(base, demo.dashboardHost)] as [string, string]] : []),
   ];
   const lines = [`Created the demo workspace (shown once, keep it):`, ...table(credentials)];
   if (demo.apiKey) {
@@ -76,4 +75,11 @@ export function demoBanner(demo: DemoCredentials, base: string, dashboard = true
     );
   }
   return lines;
+}
+
+/** The dashboard on `host` at the server's scheme and port (none printed for the scheme's default). */
+function dashboardAt(base: string, host: string): string {
+  const url = new URL("/_/", base);
+  url.hostname = host;
+  return url.href;
 }

@@ -36,14 +36,25 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 /** One line from the terminal; what is typed is not echoed (the prompt goes to stderr). */
 function askWithoutEcho(prompt: string): Promise<string> {
-  process.stderr.write(prompt);
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
   const rl = createInterface({ input: process.stdin, output: muted, terminal: true });
-  return new Promise((resolve) => {
+  // Only now, with the terminal in raw mode: what is typed after the prompt is never echoed.
+  process.stderr.write(prompt);
+  return new Promise((resolve, reject) => {
+    let answered = false;
     rl.once("line", (line) => {
+      answered = true;
       rl.close();
       process.stderr.write("\n");
       resolve(line);
+    });
+    // Ctrl-C (raw mode delivers it to readline, not as a signal) and Ctrl-D end the prompt with a
+    // usage error, not a promise left pending (Node would exit 13 on it).
+    rl.once("SIGINT", () => rl.close());
+    rl.once("close", () => {
+      if (answered) return;
+      process.stderr.write("\n");
+      reject(new UsageError("No password given"));
     });
   });
 }

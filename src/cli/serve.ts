@@ -102,7 +102,7 @@ export function registerServe(program: Command): void {
       const size = parseClusterSize(opts.cluster);
       if (size !== undefined && (opts.https || opts.open)) throw new UsageError("--https and --open work without --cluster (docs/production.md#listening)");
       let tls: LocalTls | undefined;
-      // A restart (no demo to print) still lists where to sign in.
+      // A restart (no demo to print) still lists where to sign in, and which sign-ups wait for mail.
       let workspaces: Workspace[] = [];
       const bootstrap = async (ctx: ServiceContext) => {
         const demo = await bootstrapOnce(ctx);
@@ -123,13 +123,15 @@ export function registerServe(program: Command): void {
         }
         if (config.allowPrivateWebhookTargets) consola.warn("Webhook targets on private/loopback addresses are allowed (development only)");
         announceMail(config, logger);
+        if (!config.smtpUrl && !config.devMail) warnSignupsRefused(workspaces, logger);
       };
+      let listening = config.port;
+      // Before a cluster starts too: conflicting mail settings are a usage error of this command.
+      const mail = mailOptions(config, logger, () => listening);
       if (size !== undefined && cluster.isPrimary) {
         return runPrimary(config, size, { bootstrap, ready: (port, demo) => announce(port, demo, size) });
       }
 
-      let listening = config.port;
-      const mail = mailOptions(config, logger, () => listening);
       const svc = await createService({
         ...serviceOptions(config),
         ...mail,
@@ -157,7 +159,6 @@ export function registerServe(program: Command): void {
       listening = port;
       const ipv6 = cluster.isWorker ? undefined : await listenIpv6Loopback(server, config.hostname, port);
       if (!cluster.isWorker) announce(port, demo, undefined, ipv6 !== undefined);
-      if (!cluster.isWorker && !mail.sendMail) warnSignupsRefused(await svc.context.workspaces.list(), logger);
 
       await new Promise<void>((resolve) => {
         let stopping = false;

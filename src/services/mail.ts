@@ -49,9 +49,10 @@ export function requireMailTransport(ctx: Pick<MailContext, "sendMail">, what: s
  * transport's error code only and answered 503 with `failed` as the message.
  */
 export async function sendMessage(ctx: MailContext, message: MailMessage, failed: string): Promise<void> {
-  requireMailTransport(ctx, "Sending this message");
+  const send = ctx.sendMail;
+  if (!send) return requireMailTransport(ctx, "Sending this message");
   try {
-    await ctx.sendMail!(message);
+    await send(message);
   } catch (error) {
     const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
     const reason = [code, responseCode].filter((v) => typeof v === "string" || typeof v === "number").join(" ") || "no error code";

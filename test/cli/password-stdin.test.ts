@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createService, type Service } from "../../src/service.js";
@@ -78,5 +78,30 @@ describe.skipIf(!builtCli)("--password-stdin", () => {
     const neither = await svc(dir, ["members", "create", "-w", "demo", "--email", "x@demo.localhost", "--role", "member"]);
     expect(neither.code).toBe(2);
     expect(neither.stderr).toMatch(/password is required: --password-stdin/);
+  });
+  // At a terminal the password is asked without echo; `script` gives the CLI a pseudo-terminal.
+  it.skipIf(!existsSync("/usr/bin/script"))("at a terminal: asks without echo; Ctrl-D ends the prompt with a usage error (exit 2)", async () => {
+    const atTerminal = (email: string, keys: string) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const command = [process.execPath, BIN, "--data", dir, "members", "create", "-w", "demo", "--email", email, "--role", "member", "--password-stdin"].map((a) => `'${a}'`).join(" ");
+        const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+        let out = "";
+        child.stdout.on("data", (d: Buffer) => {
+          out += d;
+          // Typed once the prompt shows; the pipe stays open so the terminal is never hung up.
+          if (out.includes("Password:") && keys) {
+            child.stdin.write(keys);
+            keys = "";
+          }
+        });
+        child.on("exit", (code) => resolve({ code, out }));
+      });
+    const typed = await atTerminal("typed@demo.localhost", `${PASSWORD}\r`);
+    expect(typed.code, typed.out).toBe(0);
+    expect(typed.out).not.toContain(PASSWORD);
+    expect(await login("/api/dashboard/login", "typed@demo.localhost", PASSWORD)).toBe(200);
+    const ended = await atTerminal("ended@demo.localhost", "\u0004");
+    expect(ended.code, ended.out).toBe(2);
+    expect(ended.out).toContain("No password given");
   });
 });

@@ -125,6 +125,8 @@ export const accountRoutes = defineRoutes([
     async handler(event, { service, workspace, principal }) {
       const account = await getAccount(service, workspace.id, principal!.id);
       if (account.email_verified) throw conflict("This email address is already verified", { email_verified: true });
+      // Before the hourly budget: a service that cannot mail must not spend the account's resends.
+      requireMailTransport(service, "Email verification");
       const hit = await service.shared.hit(`verify-resend:${workspace.id}:${account.id}`, RESEND_LIMIT.windowMs);
       if (hit.count > RESEND_LIMIT.perHour) throw rateLimited(Math.max(1, Math.ceil(hit.resetMs / 1000)));
       await sendVerification(service, workspace, hostOf(event, service, workspace), account, "The verification e-mail could not be sent; try again later");
