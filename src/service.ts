@@ -16,9 +16,11 @@ import { createBlobStorage } from "./storage/blobs.js";
 import { preparePrivateDir } from "./storage/private-files.js";
 import { createSealer, loadMasterKeys } from "./storage/seal.js";
 import { createWorkspaceRepo } from "./storage/workspaces.js";
+import { createRepositories } from "./storage/repositories.js";
 import { startVersionPush } from "./storage/version-push.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
+import { createCaches } from "./services/caches.js";
 import type { MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
@@ -238,7 +240,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     // Every write of this instance goes through `local`, which flushes the pushed copy on commit.
     const local = push ? push.track(sql) : sql;
     const webhooks = createWebhookDispatcher(() => context, logger, allowPrivate, tuning, options.redis, mode === "memory" ? undefined : { sql, mode });
-    const context: ServiceContext = {
+    const base: Omit<ServiceContext, "db" | "caches"> = {
       webhooks,
       ...("record" in webhooks && { outbox: webhooks }),
       sql: local,
@@ -271,6 +273,10 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       sendMail: options.sendMail,
       now,
     };
+    // Repositories and caches keep the context they are built from: built on this very object.
+    const context = base as ServiceContext;
+    context.db = createRepositories(context);
+    context.caches = createCaches(context);
     if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
     if (options.bootstrap) {
       await bootstrapWorkspace(context, options.bootstrap).catch((error: unknown) => {

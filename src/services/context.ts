@@ -1,17 +1,22 @@
 /**
  * What every handler, service and command receives: the storage context (storage/context.ts), the
  * event bus, the workspaces, the webhook dispatcher, the MCP endpoint, mail and the resolved
- * options. Repositories hang off it through `repo()` (storage/context.ts) so feature modules add
- * theirs without a central registry.
+ * options, and what createService builds once for all of them: the repositories (`ctx.db`,
+ * storage/repositories.ts) and the in-memory caches (`ctx.caches`, services/caches.ts).
  */
+import type { LRUCache } from "lru-cache";
 import type { Grant } from "../core/grants.js";
+import type { Principal } from "../core/principal.js";
 import type { SignInLimits } from "../core/sign-in-limits.js";
 import type { StorageContext, StorageOptions } from "../storage/context.js";
+import type { KeyCredential } from "../storage/credentials.js";
+import type { Repositories } from "../storage/repositories.js";
 import type { Workspace, WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
 import type { MailSender } from "./mail.js";
 import type { Dispatcher } from "../webhooks/types.js";
 import type { EventOutbox } from "../webhooks/durable.js";
+import type { DeliveryCache } from "./delivery-cache.js";
 
 /** A workspace as `ServiceContext.workspaces` returns it. */
 export type { Workspace };
@@ -45,6 +50,9 @@ export interface ResolvedOptions extends StorageOptions {
 }
 
 export interface ServiceContext extends StorageContext {
+  /** Every repository, built once on this context. */
+  db: Repositories;
+  caches: Caches;
   bus: EventBus;
   workspaces: WorkspaceRepo;
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
@@ -69,4 +77,30 @@ export interface McpCaller {
   workspaceId: string;
   /** The key's id (spec 2.5: `_created_by`) and grants. */
   key: { id: string; grants: readonly Grant[] };
+}
+
+/**
+ * The service's in-memory caches, built once on its context (services/caches.ts). Their types are
+ * declared here, not in the modules that use them, because those modules take the context.
+ */
+export interface Caches {
+  /** API key hash → key, at the credentials version it was read at (services/key-cache.ts). */
+  keys: LRUCache<string, WorkspaceKey & { version: number }>;
+  /** Delivery API responses (services/delivery-cache.ts). */
+  delivery: DeliveryCache;
+  /** Each workspace's lane of list reads, while it has reads (services/list-reads.ts). */
+  readLanes: Map<string, ReadLane>;
+}
+
+/** An active key of the workspace, with the principal it authenticates as (built once, shared: read-only). */
+export interface WorkspaceKey {
+  /** recordKeyUse updates its lastUsedAt in place. */
+  credential: KeyCredential;
+  principal: Readonly<Extract<Principal, { kind: "key" }>>;
+}
+
+/** A workspace's list reads: how many run, and the waiting ones' wake-ups. */
+export interface ReadLane {
+  running: number;
+  waiting: (() => void)[];
 }

@@ -6,11 +6,9 @@
  * race can only label newer data with an older version (a later miss), never the reverse.
  */
 import { LRUCache } from "lru-cache";
-import type { ServiceContext } from "./context.js";
 import type { StoredCollection } from "../storage/collections.js";
 import type { TotalsMemo } from "../storage/entries.js";
-import { repo } from "../storage/context.js";
-import { getCollection } from "./collections.js";
+import type { Sql } from "../storage/sql.js";
 
 export type { TotalsMemo };
 
@@ -37,7 +35,16 @@ export interface DeliveryCacheOptions {
 
 type Entry = CachedResponse & { version: number };
 
-export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheOptions = {}) {
+/**
+ * What the cache reads on a miss: the database, and a collection's definition by name (404 when
+ * unknown). Passed in rather than the service context, whose type names this cache's.
+ */
+export interface DeliverySource {
+  sql: Sql;
+  collection(workspaceId: string, name: string): Promise<StoredCollection>;
+}
+
+export function createDeliveryCache(source: DeliverySource, options: DeliveryCacheOptions = {}) {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   // Collection definitions bump the content version too, so a definition is reused on a cache
   // miss (another query string) while the version it was read at is current.
@@ -58,7 +65,7 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
   return {
     /** The workspace's current content version (one primary-key lookup). */
     async version(workspaceId: string): Promise<number> {
-      const row = await ctx.sql.get<{ version: number }>("SELECT version FROM content_versions WHERE workspace_id = ?", [workspaceId]);
+      const row = await source.sql.get<{ version: number }>("SELECT version FROM content_versions WHERE workspace_id = ?", [workspaceId]);
       return Number(row?.version ?? 0);
     },
 
@@ -67,7 +74,7 @@ export function createDeliveryCache(ctx: ServiceContext, options: DeliveryCacheO
       const key = `${workspaceId}|${name}`;
       const hit = definitions.get(key);
       if (hit && hit.version === version) return hit.collection;
-      const collection = await getCollection(ctx, workspaceId, name);
+      const collection = await source.collection(workspaceId, name);
       definitions.set(key, { collection, version });
       return collection;
     },

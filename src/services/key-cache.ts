@@ -8,25 +8,11 @@
  * newer key row with an older version (a later miss), never the reverse. API keys never expire
  * (spec 3), so there is no expiry to check; unknown hashes are never cached.
  */
-import { LRUCache } from "lru-cache";
-import type { Principal } from "../core/principal.js";
 import { repo } from "../storage/context.js";
-import type { ServiceContext } from "./context.js";
+import type { ServiceContext, WorkspaceKey } from "./context.js";
 import { findApiKey, type KeyCredential } from "./credentials.js";
 
-/** An active key of the workspace, with the principal it authenticates as (built once, shared: read-only). */
-export interface WorkspaceKey {
-  /** recordKeyUse updates its lastUsedAt in place. */
-  credential: KeyCredential;
-  principal: Readonly<Extract<Principal, { kind: "key" }>>;
-}
-
-type Entry = WorkspaceKey & { version: number };
-
-/** Bounded: beyond this many keys the least recently used is read again from the database. */
-const MAX_KEYS = 10_000;
-
-const createKeyCache = () => new LRUCache<string, Entry>({ max: MAX_KEYS });
+export type { WorkspaceKey };
 
 const withPrincipal = (credential: KeyCredential): WorkspaceKey => ({
   credential,
@@ -62,7 +48,7 @@ export async function loadWorkspaceKey(
   }
   if (key.workspaceId !== workspace.id) return undefined;
   if (version === undefined) return withPrincipal(key);
-  const entry: Entry = { ...withPrincipal(key), version };
+  const entry = { ...withPrincipal(key), version };
   cache.set(hash, entry);
   return entry;
 }

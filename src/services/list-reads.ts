@@ -14,7 +14,7 @@
 import { unavailable } from "../core/errors.js";
 import { repo } from "../storage/context.js";
 import { BUDGET_READ_CONNECTIONS, withQueryBudget, type Sql } from "../storage/sql.js";
-import type { ServiceContext } from "./context.js";
+import type { ReadLane as Lane, ServiceContext } from "./context.js";
 
 /**
  * Reads of one workspace at once. SQLite answers one statement at a time anyway. On PostgreSQL a
@@ -28,11 +28,6 @@ export const LANE_WIDTH = { sqlite: 1, postgresql: Math.max(1, Math.floor((BUDGE
  * workspace must never see it.
  */
 export const MAX_QUEUED_READS = 1000;
-
-interface Lane {
-  running: number;
-  waiting: (() => void)[];
-}
 
 /**
  * Runs `read` (given the handle to query with) in the workspace's lane, under the query budget.
@@ -78,8 +73,4 @@ function takingTurns(db: Sql, lane: Lane): Sql {
     all: async (s, p) => (await turn(), db.all(s, p)),
     get: async (s, p) => (await turn(), db.get(s, p)),
   };
-}
-
-function createLanes(): Map<string, Lane> {
-  return new Map();
 }
