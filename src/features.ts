@@ -7,10 +7,8 @@ import { createRedisWindows } from "./webhooks/redis-windows.js";
 import { createDurableDispatcher, type DurableDispatcher } from "./webhooks/durable.js";
 import { DEFAULTS } from "./webhooks/options.js";
 import type { Dispatcher, DispatcherClock, DispatcherOptions, WebhookSource } from "./webhooks/types.js";
-import { createWebhookRepo } from "./storage/webhooks.js";
 import { createOutboxRepo } from "./storage/webhook-outbox.js";
 import type { Sql } from "./storage/sql.js";
-import { repo } from "./storage/context.js";
 import type { ServiceContext } from "./services/context.js";
 import { recordAttempt } from "./services/webhook-deliveries.js";
 
@@ -59,8 +57,8 @@ export function createWebhookDispatcher(
 ): Dispatcher | DurableDispatcher {
   const { durable: _durable, durableLeaseMs, durablePollMs, ...dispatcherTuning } = tuning;
   const source: Required<WebhookSource> = {
-    targetsFor: (workspaceId, event) => repo(getCtx(), createWebhookRepo).targetsFor(workspaceId, event),
-    current: (workspaceId, webhookId) => repo(getCtx(), createWebhookRepo).current(workspaceId, webhookId),
+    targetsFor: (workspaceId, event) => getCtx().db.webhooks.targetsFor(workspaceId, event),
+    current: (workspaceId, webhookId) => getCtx().db.webhooks.current(workspaceId, webhookId),
   };
   const webhookLogger = tuning.logger ?? logger.withTag("webhooks");
   const inner = createDispatcher({

@@ -17,11 +17,9 @@ import {
 } from "../core/collections.js";
 import { storedValueFits } from "../core/entry-schema.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
-import { createCollectionRepo, type StoredCollection } from "../storage/collections.js";
-import { createEntryRepo } from "../storage/entries.js";
+import type { StoredCollection } from "../storage/collections.js";
 import type { Sql } from "../storage/sql.js";
 import { opensCollection } from "../core/openings.js";
-import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
 
@@ -33,12 +31,12 @@ const SCAN_PAGE = 500;
 
 /** Every collection of a workspace, by name. */
 export function listCollections(ctx: ServiceContext, workspaceId: string): Promise<StoredCollection[]> {
-  return repo(ctx, createCollectionRepo).list(workspaceId);
+  return ctx.db.collections.list(workspaceId);
 }
 
 /** One collection, or 404 `Unknown collection: <name>`. */
 export async function getCollection(ctx: ServiceContext, workspaceId: string, name: string, db?: Sql, lock?: "share" | "update"): Promise<StoredCollection> {
-  const found = isCollectionName(name) ? await repo(ctx, createCollectionRepo).byName(workspaceId, name, db, lock) : undefined;
+  const found = isCollectionName(name) ? await ctx.db.collections.byName(workspaceId, name, db, lock) : undefined;
   if (!found) throw unknownCollection(name);
   return found;
 }
@@ -56,7 +54,7 @@ export function unknownCollection(name: string) {
 export async function createCollection(ctx: ServiceContext, workspaceId: string, body: unknown, actor: Actor): Promise<StoredCollection> {
   const def = parseCollectionDefinition(body);
   if (opensCollection(undefined, def)) assertMayOpen(actor);
-  const collections = repo(ctx, createCollectionRepo);
+  const collections = ctx.db.collections;
   const at = new Date(ctx.now()).toISOString();
   const stored: StoredCollection = { ...def, id: randomUUID(), workspaceId, created_at: at, updated_at: at };
   try {
@@ -122,7 +120,7 @@ async function changeDefinition(
   options: SchemaChangeOptions,
   build: (before: StoredCollection) => { definition: CollectionDefinition; renamed?: { from: string; to: string } },
 ): Promise<FieldChangeResult> {
-  const entries = repo(ctx, createEntryRepo);
+  const entries = ctx.db.entries;
   return ctx.sql.transaction(async (tx) => {
     const before = await getCollection(ctx, workspaceId, name, tx, "update");
     const { definition: def, renamed } = build(before);
@@ -143,7 +141,7 @@ async function changeDefinition(
     }
     for (const f of plan.removed) await entries.dropField(before.id, f.name, f.type === "relations", tx);
     const after: StoredCollection = { ...before, ...def, updated_at: new Date(ctx.now()).toISOString() };
-    await repo(ctx, createCollectionRepo).update(after, tx);
+    await ctx.db.collections.update(after, tx);
     return { collection: after, values };
   });
 }
@@ -161,7 +159,7 @@ function dropRefused(name: string, drops: { field: FieldDefinition; values: numb
 /** 409 when a field that becomes required or changes type does not fit every stored entry. */
 async function checkStoredEntries(ctx: ServiceContext, name: string, before: StoredCollection, plan: SchemaChangePlan, tx: Sql): Promise<void> {
   const counts = plan.checked.map(() => ({ missing: 0, invalid: 0 }));
-  for await (const page of repo(ctx, createEntryRepo).scan(before.id, SCAN_PAGE, tx)) {
+  for await (const page of ctx.db.entries.scan(before.id, SCAN_PAGE, tx)) {
     for (const row of page.rows) {
       plan.checked.forEach((c, i) => {
         const prev = c.previous;
@@ -200,21 +198,21 @@ async function checkStoredEntries(ctx: ServiceContext, name: string, before: Sto
 export async function deleteCollection(ctx: ServiceContext, workspaceId: string, name: string): Promise<StoredCollection> {
   return ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, name, tx, "update");
-    const n = await repo(ctx, createEntryRepo).count(c.id, tx);
+    const n = await ctx.db.entries.count(c.id, tx);
     if (n > 0) throw conflict(`Collection ${name} still holds ${entriesText(n)}; delete them first`, { collection: name, entries: n });
-    const others = await repo(ctx, createCollectionRepo).list(workspaceId, tx);
+    const others = await ctx.db.collections.list(workspaceId, tx);
     for (const o of others) {
       const ref = o.id !== c.id && o.fields.find((f) => f.collection === name);
       if (ref) throw conflict(`Collection ${name} is the target of field ${ref.name} of collection ${o.name}`, { collection: o.name, field: ref.name });
     }
-    await repo(ctx, createCollectionRepo).remove(c.id, tx);
+    await ctx.db.collections.remove(c.id, tx);
     return c;
   });
 }
 
 /** Relation targets must exist (or be the collection itself); a gated rule must exist. */
 async function checkReferences(ctx: ServiceContext, workspaceId: string, def: CollectionDefinition, tx: Sql): Promise<void> {
-  const collections = repo(ctx, createCollectionRepo);
+  const collections = ctx.db.collections;
   for (const [i, f] of def.fields.entries()) {
     if (!f.collection || f.collection === def.name) continue;
     if (!(await collections.byName(workspaceId, f.collection, tx))) {

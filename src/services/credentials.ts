@@ -4,27 +4,24 @@
  * use without a write per request.
  */
 import { KEY_LAST_USED_INTERVAL_MS } from "../core/lifetimes.js";
-import { repo } from "../storage/context.js";
-import { createCredentialRepo, type AccountCredential, type DashboardCredential, type KeyCredential } from "../storage/credentials.js";
+import type { AccountCredential, DashboardCredential, KeyCredential } from "../storage/credentials.js";
 import type { ServiceContext } from "./context.js";
 
 export type { AccountCredential, DashboardCredential, KeyCredential };
 
-const credentials = (ctx: ServiceContext) => repo(ctx, createCredentialRepo);
-
 /** The active (unrevoked) API key with this hash, of any workspace. */
 export function findApiKey(ctx: ServiceContext, hash: string): Promise<KeyCredential | undefined> {
-  return credentials(ctx).apiKey(hash);
+  return ctx.db.credentials.apiKey(hash);
 }
 
 /** The dashboard token (access or refresh) with this hash, expired or not: the caller checks. */
 export function findDashboardToken(ctx: ServiceContext, hash: string): Promise<DashboardCredential | undefined> {
-  return credentials(ctx).dashboardToken(hash);
+  return ctx.db.credentials.dashboardToken(hash);
 }
 
 /** The account session with this hash and its end user, expired or inactive or not: the caller checks. */
 export function findAccountSession(ctx: ServiceContext, hash: string): Promise<AccountCredential | undefined> {
-  return credentials(ctx).accountSession(hash);
+  return ctx.db.credentials.accountSession(hash);
 }
 
 /** A key as recordKeyUse notes its use: `lastUsedMs` is `lastUsedAt` parsed, kept on a cached key. */
@@ -48,7 +45,7 @@ export function recordKeyUse(ctx: ServiceContext, key: KeyUse, now: number): voi
   void ctx.shared
     .claim(`key-used:${key.id}`, KEY_LAST_USED_INTERVAL_MS)
     .then((won) =>
-      won ? credentials(ctx).touchKey(key.id, new Date(now).toISOString(), new Date(now - KEY_LAST_USED_INTERVAL_MS).toISOString()) : undefined,
+      won ? ctx.db.credentials.touchKey(key.id, new Date(now).toISOString(), new Date(now - KEY_LAST_USED_INTERVAL_MS).toISOString()) : undefined,
     )
     .catch((error: unknown) => ctx.logger.warn("could not record last_used_at:", (error as Error).message));
 }

@@ -8,26 +8,23 @@
  * if (member) return issueDashboardTokens(ctx, ws.id, member);
  */
 import { unauthorized } from "../core/errors.js";
-import { repo } from "../storage/context.js";
-import { createDashboardTokenRepo, type TokenPair } from "../storage/dashboard-tokens.js";
-import { createMemberRepo, type Member } from "../storage/members.js";
+import type { TokenPair } from "../storage/dashboard-tokens.js";
+import type { Member } from "../storage/members.js";
 import type { ServiceContext } from "./context.js";
 
 export type { TokenPair };
-
-const tokens = (ctx: ServiceContext) => repo(ctx, createDashboardTokenRepo);
 
 /**
  * The member an email and password name, or undefined, at the same cost whether the email is
  * unknown, the password wrong or the "password" a token (spec 5.1: a key cannot sign in).
  */
 export function verifyMemberLogin(ctx: ServiceContext, workspaceId: string, email: unknown, password: unknown): Promise<Member | undefined> {
-  return repo(ctx, createMemberRepo).verifyLogin(workspaceId, email, password);
+  return ctx.db.members.verifyLogin(workspaceId, email, password);
 }
 
 /** A fresh token pair for a member who just proved their password. */
 export function issueDashboardTokens(ctx: ServiceContext, workspaceId: string, member: Pick<Member, "id" | "role" | "grants">): Promise<TokenPair> {
-  return tokens(ctx).issue(workspaceId, member);
+  return ctx.db.dashboardTokens.issue(workspaceId, member);
 }
 
 /**
@@ -36,7 +33,7 @@ export function issueDashboardTokens(ctx: ServiceContext, workspaceId: string, m
  * so neither the thief nor the user keeps a session (the user signs in again), and it is logged.
  */
 export async function refreshDashboardTokens(ctx: ServiceContext, workspaceId: string, refreshToken: unknown): Promise<TokenPair> {
-  const outcome = await tokens(ctx).refresh(workspaceId, refreshToken);
+  const outcome = await ctx.db.dashboardTokens.refresh(workspaceId, refreshToken);
   if (outcome.pair) return outcome.pair;
   if (outcome.replay) {
     const { userId, revoked } = outcome.replay;
@@ -47,5 +44,5 @@ export async function refreshDashboardTokens(ctx: ServiceContext, workspaceId: s
 
 /** Signs out: ends the sign-in of the access token and, when given and the member's own, of the refresh token. */
 export function endDashboardSession(ctx: ServiceContext, workspaceId: string, memberId: string, accessToken: string, refreshToken?: unknown): Promise<void> {
-  return tokens(ctx).logout(workspaceId, memberId, accessToken, refreshToken);
+  return ctx.db.dashboardTokens.logout(workspaceId, memberId, accessToken, refreshToken);
 }

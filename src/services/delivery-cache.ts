@@ -117,6 +117,3 @@ export function createDeliveryCache(source: DeliverySource, options: DeliveryCac
 }
 
 export type DeliveryCache = ReturnType<typeof createDeliveryCache>;
-
-/** The service's one delivery cache (default bounds), shared by every request. */
-export const deliveryCache = (ctx: ServiceContext): DeliveryCache => repo(ctx, createDeliveryCache);

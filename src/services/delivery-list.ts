@@ -11,9 +11,8 @@
 import { createHash } from "node:crypto";
 import { encodeCursor, parseEntryListQuery } from "../core/entry-query.js";
 import type { StoredCollection } from "../storage/collections.js";
-import { repo } from "../storage/context.js";
 import { toEntry, type TotalsMemo } from "../storage/entries.js";
-import { createEntryDeliveryRepo, type RawEntryRow } from "../storage/entry-deliveries.js";
+import type { RawEntryRow } from "../storage/entry-deliveries.js";
 import { parseObjectColumn } from "../storage/json-column.js";
 import { listRead } from "./list-reads.js";
 import type { ServiceContext } from "./context.js";
@@ -31,7 +30,7 @@ export async function deliveryListJson(
 ): Promise<string | undefined> {
   const query = parseEntryListQuery(collection, params);
   if (query.fields || query.expand.length > 0 || collection.fields.some((f) => f.type === "relations")) return undefined;
-  const deliveries = repo(ctx, createEntryDeliveryRepo);
+  const deliveries = ctx.db.entryDeliveries;
   const shape = shapeOf(collection);
   const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => deliveries.page(collection.id, query, shape, totals, db));
   const bodies: (string | null)[] = rows.map((r) => r.body);

@@ -11,8 +11,7 @@
 import { fieldsOf, parseWithSchema } from "../core/body-schema.js";
 import { endUserBodySchema } from "../core/end-users.js";
 import { badRequest, notFound } from "../core/errors.js";
-import { repo } from "../storage/context.js";
-import { createEndUserRepo, endUserEmailTaken, type EndUser, type EndUserChange } from "../storage/end-users.js";
+import { endUserEmailTaken, type EndUser, type EndUserChange } from "../storage/end-users.js";
 import type { ServiceContext } from "./context.js";
 
 export type { EndUser, EndUserChange };
@@ -20,7 +19,6 @@ export type { EndUser, EndUserChange };
 /** The fields an end-user body may carry. */
 export const END_USER_FIELDS = fieldsOf(endUserBodySchema);
 
-const endUsers = (ctx: ServiceContext) => repo(ctx, createEndUserRepo);
 const unknownUser = () => notFound("Unknown end user");
 
 /** Validates a create or change body; each error names its field. */
@@ -36,12 +34,12 @@ export function parseEndUserChange(body: Record<string, unknown>): EndUserChange
 
 /** One page of end users, oldest first, with the total. */
 export function listEndUsers(ctx: ServiceContext, workspaceId: string, page: { limit: number; offset: number }): Promise<{ rows: EndUser[]; total: number }> {
-  return endUsers(ctx).list(workspaceId, page);
+  return ctx.db.endUsers.list(workspaceId, page);
 }
 
 /** One end user, or 404 `Unknown end user`. */
 export async function getEndUser(ctx: ServiceContext, workspaceId: string, id: string): Promise<EndUser> {
-  const user = await endUsers(ctx).get(workspaceId, id);
+  const user = await ctx.db.endUsers.get(workspaceId, id);
   if (!user) throw unknownUser();
   return user;
 }
@@ -54,7 +52,7 @@ export async function createEndUser(ctx: ServiceContext, workspaceId: string, bo
   const change = parseEndUserChange(body);
   if (change.email === undefined) throw badRequest("email is required", { field: "email" });
   if (change.password === undefined) throw badRequest("password is required", { field: "password" });
-  const user = await endUsers(ctx).create(workspaceId, {
+  const user = await ctx.db.endUsers.create(workspaceId, {
     email: change.email,
     password: change.password,
     attributes: change.attributes ?? {},
@@ -72,12 +70,12 @@ export async function createEndUser(ctx: ServiceContext, workspaceId: string, bo
  */
 export async function updateEndUser(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>): Promise<EndUser> {
   const change = parseEndUserChange(body);
-  const user = await endUsers(ctx).update(workspaceId, id, change);
+  const user = await ctx.db.endUsers.update(workspaceId, id, change);
   if (!user) throw unknownUser();
   return user;
 }
 
 /** Deletes an end user with their sessions and verification tokens; 404 for an unknown id. */
 export async function deleteEndUser(ctx: ServiceContext, workspaceId: string, id: string): Promise<void> {
-  if (!(await endUsers(ctx).remove(workspaceId, id))) throw unknownUser();
+  if (!(await ctx.db.endUsers.remove(workspaceId, id))) throw unknownUser();
 }

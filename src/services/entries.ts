@@ -18,11 +18,9 @@ import type { FieldDefinition } from "../core/collections.js";
 import { pageOf } from "../core/lists.js";
 import { dataRecord, own } from "../core/records.js";
 import type { StoredCollection } from "../storage/collections.js";
-import { createMediaRepo } from "../storage/media.js";
-import { createEntryRepo, toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
+import { toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
 import { listRead } from "./list-reads.js";
-import { repo } from "../storage/context.js";
 import { newRowId } from "../storage/ids.js";
 import type { ServiceContext } from "./context.js";
 import { getCollection } from "./collections.js";
@@ -37,7 +35,7 @@ export type { Entry };
  * await createEntry(ctx, ws.id, "posts", { title: "Hi", _status: "published" }, principal.id);
  */
 export async function createEntry(ctx: ServiceContext, workspaceId: string, collection: string, body: Record<string, unknown>, actorId: string): Promise<Entry> {
-  const entries = repo(ctx, createEntryRepo);
+  const entries = ctx.db.entries;
   const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const input = parseEntryInput(c, body, "create");
@@ -68,7 +66,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
  * unchanged, including an empty patch) content.updated.
  */
 export async function updateEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string, body: Record<string, unknown>): Promise<Entry> {
-  const entries = repo(ctx, createEntryRepo);
+  const entries = ctx.db.entries;
   const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
@@ -96,7 +94,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
 
 /** Deletes an entry; fires content.deleted carrying the entry as it was (spec 3). */
 export async function deleteEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string): Promise<Entry> {
-  const entries = repo(ctx, createEntryRepo);
+  const entries = ctx.db.entries;
   const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
@@ -112,7 +110,7 @@ export async function deleteEntry(ctx: ServiceContext, workspaceId: string, coll
 
 /** Reads one entry (drafts too unless `publishedOnly`, as the delivery API asks); 404 otherwise. */
 export async function getEntry(ctx: ServiceContext, collection: StoredCollection, id: string, opts: { publishedOnly?: boolean } = {}): Promise<Entry> {
-  const entries = repo(ctx, createEntryRepo);
+  const entries = ctx.db.entries;
   const row = await entries.get(collection.id, id, opts);
   if (!row) throw entryNotFound();
   const relations = hasManyToMany(collection) ? (await entries.relationsOf([id])).get(id) : undefined;
@@ -161,7 +159,7 @@ export async function listEntries(
 ) {
   const query = parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly });
   const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
-  const entries = repo(ctx, createEntryRepo);
+  const entries = ctx.db.entries;
   const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, opts.publishedOnly, db));
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
   const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
@@ -196,7 +194,7 @@ async function shape(ctx: ServiceContext, collection: StoredCollection, data: En
 
 /** Replaces the ids of `fields` with the entries they name: one read per target collection. */
 async function expand(ctx: ServiceContext, data: Entry[], fields: FieldDefinition[], targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
-  const entries = repo(ctx, createEntryRepo);
+  const entries = ctx.db.entries;
   const found = new Map<string, Map<string, Entry>>();
   for (const [name, target] of targets) {
     const ids = new Set<string>();
@@ -260,7 +258,7 @@ async function saveRelations(ctx: ServiceContext, c: StoredCollection, id: strin
   for (const f of c.fields) {
     if (f.type !== "relations" || !Object.hasOwn(values, f.name)) continue;
     const ids = (values[f.name] as string[] | null) ?? [];
-    await repo(ctx, createEntryRepo).setRelations(id, f.name, ids, tx);
+    await ctx.db.entries.setRelations(id, f.name, ids, tx);
     out[f.name] = ids;
   }
   return out;
@@ -276,7 +274,7 @@ async function checkReferences(ctx: ServiceContext, workspaceId: string, c: Stor
     if (values[f.name] === undefined || values[f.name] === null) continue;
     if (f.type === "media") {
       const id = values[f.name] as string;
-      const found = await repo(ctx, createMediaRepo).existing(workspaceId, [id], tx);
+      const found = await ctx.db.media.existing(workspaceId, [id], tx);
       if (!found.has(id)) throw badRequest(`${f.name}: no media asset ${id} in this workspace`, { field: f.name });
       continue;
     }
@@ -284,7 +282,7 @@ async function checkReferences(ctx: ServiceContext, workspaceId: string, c: Stor
     const ids = f.type === "relation" ? [values[f.name] as string] : (values[f.name] as string[]);
     if (ids.length === 0) continue;
     const target = f.collection === c.name ? c : await getCollection(ctx, workspaceId, f.collection!, tx);
-    const found = await repo(ctx, createEntryRepo).existing(target.id, ids, tx);
+    const found = await ctx.db.entries.existing(target.id, ids, tx);
     const missing = ids.find((i) => !found.has(i));
     if (missing) throw badRequest(`${f.name}: no entry ${missing} in collection ${target.name}`, { field: f.name });
   }

@@ -10,10 +10,9 @@ import { fieldsToCheck, isFormSlug, narrowedFields, parseFormDefinition } from "
 import { dataRecord, own } from "../core/records.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
 import { newRowId } from "../storage/ids.js";
-import { createFormRepo, type StoredForm } from "../storage/forms.js";
-import { createSubmissionRepo, submissionBlobKey } from "../storage/submissions.js";
+import type { StoredForm } from "../storage/forms.js";
+import { submissionBlobKey } from "../storage/submissions.js";
 import type { Sql } from "../storage/sql.js";
-import { repo } from "../storage/context.js";
 import type { ServiceEvent } from "../core/events.js";
 import { publish } from "./bus.js";
 import type { ServiceContext } from "./context.js";
@@ -28,12 +27,12 @@ const SCAN_PAGE = 500;
 
 /** Every form of a workspace, by slug. */
 export function listForms(ctx: ServiceContext, workspaceId: string): Promise<StoredForm[]> {
-  return repo(ctx, createFormRepo).list(workspaceId);
+  return ctx.db.forms.list(workspaceId);
 }
 
 /** One form, or 404 `Unknown form: <slug>`. */
 export async function getForm(ctx: ServiceContext, workspaceId: string, slug: string, db?: Sql, lock = false): Promise<StoredForm> {
-  const found = isFormSlug(slug) ? await repo(ctx, createFormRepo).bySlug(workspaceId, slug, db, lock) : undefined;
+  const found = isFormSlug(slug) ? await ctx.db.forms.bySlug(workspaceId, slug, db, lock) : undefined;
   if (!found) throw notFound(`Unknown form: ${slug.length > 64 ? `${slug.slice(0, 64)}…` : slug}`);
   return found;
 }
@@ -44,7 +43,7 @@ export async function createForm(ctx: ServiceContext, workspaceId: string, body:
   const at = new Date(ctx.now()).toISOString();
   const form: StoredForm = { ...def, id: randomUUID(), workspaceId, retiredFields: [], created_at: at, updated_at: at };
   try {
-    await repo(ctx, createFormRepo).insert(form);
+    await ctx.db.forms.insert(form);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`Form ${def.slug} already exists`, { form: def.slug });
     throw error;
@@ -69,7 +68,7 @@ export async function updateForm(ctx: ServiceContext, workspaceId: string, slug:
   const input = body && typeof body === "object" && !Array.isArray(body) ? { slug, ...(body as Record<string, unknown>) } : body;
   const def = parseFormDefinition(input);
   if (def.slug !== slug) throw badRequest("slug: renaming a form is not supported (its URL is embedded in sites)", { field: "slug" });
-  const submissions = repo(ctx, createSubmissionRepo);
+  const submissions = ctx.db.submissions;
   return ctx.sql.transaction(async (tx) => {
     const before = await getForm(ctx, workspaceId, slug, tx, true);
     const stored = await submissions.count(before.id, tx);
@@ -92,7 +91,7 @@ export async function updateForm(ctx: ServiceContext, workspaceId: string, slug:
     const removed = before.fields.filter((f) => !def.fields.some((n) => n.name === f.name)).map((f) => f.name);
     const retiredFields = stored === 0 ? [] : before.retiredFields && [...new Set([...before.retiredFields, ...removed])].sort();
     const after: StoredForm = { ...before, ...def, retiredFields, updated_at: new Date(ctx.now()).toISOString() };
-    await repo(ctx, createFormRepo).update(after, tx);
+    await ctx.db.forms.update(after, tx);
     return after;
   });
 }
@@ -108,7 +107,7 @@ export async function deleteForm(
   slug: string,
   opts: SubmissionVisibility & { canDeleteSubmissions: boolean },
 ): Promise<StoredForm> {
-  const submissions = repo(ctx, createSubmissionRepo);
+  const submissions = ctx.db.submissions;
   const { form, keys } = await ctx.sql.transaction(async (tx) => {
     const form = await getForm(ctx, workspaceId, slug, tx, true);
     const n = await submissions.count(form.id, tx);
@@ -125,7 +124,7 @@ export async function deleteForm(
         for (const s of page) for (const f of s.files) keys.push(submissionBlobKey(workspaceId, s.id, f.id));
       }
     }
-    await repo(ctx, createFormRepo).remove(form.id, tx);
+    await ctx.db.forms.remove(form.id, tx);
     return { form, keys };
   });
   await deleteSubmissionBlobs(ctx, keys);
@@ -171,11 +170,11 @@ export async function submitForm(ctx: ServiceContext, workspaceId: string, slug:
     // files, the quota is checked again in it, after them.
     if (outbox || uploaded > 0) {
       await ctx.sql.transaction(async (tx) => {
-        await repo(ctx, createSubmissionRepo).insert(submission, tx);
+        await ctx.db.submissions.insert(submission, tx);
         if (uploaded > 0) await assertWithinQuota(ctx, workspaceId, "submissions", tx);
         await outbox?.record(tx, [event]);
       });
-    } else await repo(ctx, createSubmissionRepo).insert(submission);
+    } else await ctx.db.submissions.insert(submission);
   } catch (error) {
     await deleteSubmissionBlobs(ctx, files.map((f) => submissionBlobKey(workspaceId, id, f.id)));
     throw error;

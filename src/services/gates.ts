@@ -11,8 +11,6 @@ import { assertGrant } from "../core/grants.js";
 import { assertHoldsGrant, type Actor, type Principal } from "../core/principal.js";
 import { evaluateRule, type RuleAccount } from "../core/rules.js";
 import type { StoredCollection } from "../storage/collections.js";
-import { repo } from "../storage/context.js";
-import { createRuleRepo } from "../storage/rules.js";
 import type { ServiceContext } from "./context.js";
 
 /**
@@ -116,6 +114,6 @@ function assertEntriesRead(principal: Principal): void {
  */
 async function accountSatisfiesRule(ctx: ServiceContext, workspaceId: string, ruleId: string | null, account: RuleAccount): Promise<boolean> {
   if (!ruleId) return false;
-  const rule = await repo(ctx, createRuleRepo).get(workspaceId, ruleId);
+  const rule = await ctx.db.rules.get(workspaceId, ruleId);
   return rule !== undefined && evaluateRule(rule.condition, account);
 }

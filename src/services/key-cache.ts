@@ -8,7 +8,6 @@
  * newer key row with an older version (a later miss), never the reverse. API keys never expire
  * (spec 3), so there is no expiry to check; unknown hashes are never cached.
  */
-import { repo } from "../storage/context.js";
 import type { ServiceContext, WorkspaceKey } from "./context.js";
 import { findApiKey, type KeyCredential } from "./credentials.js";
 
@@ -25,7 +24,7 @@ const withPrincipal = (credential: KeyCredential): WorkspaceKey => ({
  */
 export function cachedWorkspaceKey(ctx: ServiceContext, hash: string, workspace: { id: string; credentialsVersion?: number }): WorkspaceKey | undefined {
   if (workspace.credentialsVersion === undefined) return undefined;
-  const hit = repo(ctx, createKeyCache).get(hash);
+  const hit = ctx.caches.keys.get(hash);
   return hit && hit.version === workspace.credentialsVersion && hit.credential.workspaceId === workspace.id ? hit : undefined;
 }
 
@@ -41,7 +40,7 @@ export async function loadWorkspaceKey(
 ): Promise<WorkspaceKey | undefined> {
   const version = workspace.credentialsVersion;
   const key = await findApiKey(ctx, hash);
-  const cache = repo(ctx, createKeyCache);
+  const cache = ctx.caches.keys;
   if (!key) {
     cache.delete(hash);
     return undefined;

@@ -9,22 +9,19 @@
 import { notFound } from "../core/errors.js";
 import { parseWithSchema } from "../core/body-schema.js";
 import { apiKeyBodySchema } from "../core/keys.js";
-import { createApiKeyRepo, type ApiKeyRecord, type CreatedApiKey, type LegacyImport } from "../storage/api-keys.js";
-import { repo } from "../storage/context.js";
+import type { ApiKeyRecord, CreatedApiKey, LegacyImport } from "../storage/api-keys.js";
 import type { ServiceContext } from "./context.js";
 
 export type { ApiKeyRecord, CreatedApiKey, LegacyImport };
 
-const keys = (ctx: ServiceContext) => repo(ctx, createApiKeyRepo);
-
 /** Active keys of a workspace, oldest first; never their values. */
 export function listKeys(ctx: ServiceContext, workspaceId: string): Promise<ApiKeyRecord[]> {
-  return keys(ctx).list(workspaceId);
+  return ctx.db.apiKeys.list(workspaceId);
 }
 
 /** One active key, or 404. */
 export async function getKey(ctx: ServiceContext, workspaceId: string, id: string): Promise<ApiKeyRecord> {
-  const key = await keys(ctx).get(workspaceId, id);
+  const key = await ctx.db.apiKeys.get(workspaceId, id);
   if (!key) throw notFound(`No API key ${id} in this workspace`);
   return key;
 }
@@ -32,12 +29,12 @@ export async function getKey(ctx: ServiceContext, workspaceId: string, id: strin
 /** Creates a key; 400 naming the field for a bad name or grant. The value is in the result only. */
 export function createKey(ctx: ServiceContext, workspaceId: string, input: { name: unknown; grants?: unknown }): Promise<CreatedApiKey> {
   const { name, grants } = parseWithSchema(apiKeyBodySchema, input, { named: true });
-  return keys(ctx).create(workspaceId, { name, grants: grants ?? [] });
+  return ctx.db.apiKeys.create(workspaceId, { name, grants: grants ?? [] });
 }
 
 /** Revokes a key at once and for good; revoking a revoked key again is a no-op, an unknown id 404. */
 export function revokeKey(ctx: ServiceContext, workspaceId: string, id: string): Promise<{ id: string; revoked: true }> {
-  return keys(ctx).revoke(workspaceId, id);
+  return ctx.db.apiKeys.revoke(workspaceId, id);
 }
 
 /**
@@ -45,5 +42,5 @@ export function revokeKey(ctx: ServiceContext, workspaceId: string, id: string):
  * the legacy grants, a hash already stored is skipped. 400 for a value that is not a hex digest.
  */
 export function importLegacyKeys(ctx: ServiceContext, workspaceId: string, hashes: readonly string[], namePrefix?: string): Promise<LegacyImport> {
-  return keys(ctx).importLegacy(workspaceId, hashes, namePrefix);
+  return ctx.db.apiKeys.importLegacy(workspaceId, hashes, namePrefix);
 }

@@ -12,7 +12,6 @@
  * many of its requests are in flight (measured by test/content/query-cost.test.ts).
  */
 import { unavailable } from "../core/errors.js";
-import { repo } from "../storage/context.js";
 import { BUDGET_READ_CONNECTIONS, withQueryBudget, type Sql } from "../storage/sql.js";
 import type { ReadLane as Lane, ServiceContext } from "./context.js";
 
@@ -36,7 +35,7 @@ export const MAX_QUEUED_READS = 1000;
  * const page = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, true, db));
  */
 export async function listRead<T>(ctx: ServiceContext, workspaceId: string, read: (db: Sql) => Promise<T>): Promise<T> {
-  const lanes = repo(ctx, createLanes);
+  const lanes = ctx.caches.readLanes;
   let lane = lanes.get(workspaceId);
   if (!lane) lanes.set(workspaceId, (lane = { running: 0, waiting: [] }));
   if (lane.running < LANE_WIDTH[ctx.sql.dialect]) lane.running++;

@@ -9,14 +9,11 @@
 import { contentTypeFor, normalizeContentType, OCTET_STREAM } from "../core/content-types.js";
 import { badRequest, payloadTooLarge } from "../core/errors.js";
 import { sanitizeFilename } from "../core/filenames.js";
-import { repo } from "../storage/context.js";
-import { createMediaRepo, toMediaMeta, type MediaMeta, type MediaPage, type MediaRecord } from "../storage/media.js";
+import { toMediaMeta, type MediaMeta, type MediaPage, type MediaRecord } from "../storage/media.js";
 import type { ServiceContext } from "./context.js";
 import { assertUploadFits, assertWithinQuota } from "./upload-quota.js";
 
 export type { MediaMeta, MediaPage, MediaRecord };
-
-const media = (ctx: ServiceContext) => repo(ctx, createMediaRepo);
 
 /**
  * Stores an upload: 400 when it is empty, 413 past the upload limit or the workspace's media quota
@@ -36,17 +33,17 @@ export async function uploadMedia(
   const declared = normalizeContentType(upload.contentType);
   const contentType = declared && declared !== OCTET_STREAM ? declared : contentTypeFor(filename);
   await assertUploadFits(ctx, workspaceId, "media", upload.bytes.byteLength);
-  return media(ctx).create(workspaceId, { filename, contentType, bytes: upload.bytes }, (tx) => assertWithinQuota(ctx, workspaceId, "media", tx));
+  return ctx.db.media.create(workspaceId, { filename, contentType, bytes: upload.bytes }, (tx) => assertWithinQuota(ctx, workspaceId, "media", tx));
 }
 
 /** One page of assets, newest first, with the total. */
 export function listMedia(ctx: ServiceContext, workspaceId: string, page: { limit: number; offset: number }): Promise<MediaPage> {
-  return media(ctx).list(workspaceId, page);
+  return ctx.db.media.list(workspaceId, page);
 }
 
 /** One asset's record, or 404. */
 export function getMedia(ctx: ServiceContext, workspaceId: string, id: string): Promise<MediaRecord> {
-  return media(ctx).get(workspaceId, id);
+  return ctx.db.media.get(workspaceId, id);
 }
 
 /** One asset's public metadata `{id, filename, content_type, size, created_at, width?, height?}`, or 404. */
@@ -56,10 +53,10 @@ export async function getMediaMeta(ctx: ServiceContext, workspaceId: string, id:
 
 /** An asset's record and bytes; 404 when either is gone. */
 export function readMedia(ctx: ServiceContext, workspaceId: string, id: string): Promise<{ record: MediaRecord; bytes: Uint8Array }> {
-  return media(ctx).read(workspaceId, id);
+  return ctx.db.media.read(workspaceId, id);
 }
 
 /** Deletes an asset and its bytes; 404 for an unknown id. */
 export function deleteMedia(ctx: ServiceContext, workspaceId: string, id: string): Promise<void> {
-  return media(ctx).remove(workspaceId, id);
+  return ctx.db.media.remove(workspaceId, id);
 }

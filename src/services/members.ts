@@ -10,22 +10,19 @@
 import { parseWithSchema } from "../core/body-schema.js";
 import { badRequest, notFound } from "../core/errors.js";
 import { memberCreateSchema, memberUpdateSchema } from "../core/members.js";
-import { repo } from "../storage/context.js";
-import { createMemberRepo, type Member } from "../storage/members.js";
+import type { Member } from "../storage/members.js";
 import type { ServiceContext } from "./context.js";
 
 export type { Member };
 
-const members = (ctx: ServiceContext) => repo(ctx, createMemberRepo);
-
 /** Members and owners of a workspace, oldest first; never password hashes. */
 export function listMembers(ctx: ServiceContext, workspaceId: string): Promise<Member[]> {
-  return members(ctx).list(workspaceId);
+  return ctx.db.members.list(workspaceId);
 }
 
 /** One member or owner, or undefined. */
 export function findMember(ctx: ServiceContext, workspaceId: string, id: string): Promise<Member | undefined> {
-  return members(ctx).get(workspaceId, id);
+  return ctx.db.members.get(workspaceId, id);
 }
 
 /** One member or owner, or 404. */
@@ -45,17 +42,17 @@ export function createMember(
   input: { email: unknown; password: unknown; role?: unknown; grants?: unknown },
 ): Promise<Member> {
   const body = parseWithSchema(memberCreateSchema, input, { named: true });
-  return members(ctx).create(workspaceId, { email: body.email, password: body.password, role: body.role ?? "member", grants: body.grants ?? [] });
+  return ctx.db.members.create(workspaceId, { email: body.email, password: body.password, role: body.role ?? "member", grants: body.grants ?? [] });
 }
 
 /** Changes role and/or grants (400 when neither is sent); 409 when it would demote the last owner. */
 export function updateMember(ctx: ServiceContext, workspaceId: string, id: string, patch: { role?: unknown; grants?: unknown }): Promise<Member> {
   const { role, grants } = parseWithSchema(memberUpdateSchema, patch, { named: true });
   if (role === undefined && grants === undefined) throw badRequest("Send role and/or grants to change");
-  return members(ctx).update(workspaceId, id, { role, grants });
+  return ctx.db.members.update(workspaceId, id, { role, grants });
 }
 
 /** Removes a member or owner and every token of theirs; 409 for the last owner, 404 for an unknown id. */
 export function removeMember(ctx: ServiceContext, workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
-  return members(ctx).remove(workspaceId, id);
+  return ctx.db.members.remove(workspaceId, id);
 }

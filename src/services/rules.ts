@@ -7,8 +7,7 @@ import { conflict, notFound } from "../core/errors.js";
 import { changesGate } from "../core/openings.js";
 import { parseRule } from "../core/rules.js";
 import { isUniqueViolation } from "../storage/driver-errors.js";
-import { createRuleRepo, type StoredRule } from "../storage/rules.js";
-import { repo } from "../storage/context.js";
+import type { StoredRule } from "../storage/rules.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
 
@@ -16,12 +15,12 @@ export type { StoredRule };
 
 /** Every rule of a workspace, by name. */
 export function listRules(ctx: ServiceContext, workspaceId: string): Promise<StoredRule[]> {
-  return repo(ctx, createRuleRepo).list(workspaceId);
+  return ctx.db.rules.list(workspaceId);
 }
 
 /** One rule, or 404. */
 export async function getRule(ctx: ServiceContext, workspaceId: string, id: string): Promise<StoredRule> {
-  const rule = await repo(ctx, createRuleRepo).get(workspaceId, id);
+  const rule = await ctx.db.rules.get(workspaceId, id);
   if (!rule) throw notFound("Unknown rule");
   return rule;
 }
@@ -31,7 +30,7 @@ export async function createRule(ctx: ServiceContext, workspaceId: string, body:
   const { name, condition } = parseRule(body);
   const at = new Date(ctx.now()).toISOString();
   const rule: StoredRule = { id: randomUUID(), name, condition, created_at: at, updated_at: at };
-  await unique(name, () => repo(ctx, createRuleRepo).insert(workspaceId, rule));
+  await unique(name, () => ctx.db.rules.insert(workspaceId, rule));
   return rule;
 }
 
@@ -41,7 +40,7 @@ export async function createRule(ctx: ServiceContext, workspaceId: string, body:
  */
 export async function updateRule(ctx: ServiceContext, workspaceId: string, id: string, body: unknown, actor: Actor): Promise<StoredRule> {
   const { name, condition } = parseRule(body);
-  const rules = repo(ctx, createRuleRepo);
+  const rules = ctx.db.rules;
   return ctx.sql.transaction(async (tx) => {
     const before = await rules.get(workspaceId, id, tx);
     if (!before) throw notFound("Unknown rule");
@@ -54,7 +53,7 @@ export async function updateRule(ctx: ServiceContext, workspaceId: string, id: s
 
 /** Deletes a rule; 409 naming the collections while any is gated by it. */
 export async function deleteRule(ctx: ServiceContext, workspaceId: string, id: string): Promise<void> {
-  const rules = repo(ctx, createRuleRepo);
+  const rules = ctx.db.rules;
   await ctx.sql.transaction(async (tx) => {
     const rule = await rules.get(workspaceId, id, tx);
     if (!rule) throw notFound("Unknown rule");

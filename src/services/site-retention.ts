@@ -5,12 +5,11 @@
  * meanwhile; the lease is checked again right before anything is deleted.
  */
 import { planRetention } from "../core/site-retention.js";
-import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { removeBlobs } from "../storage/blob-bytes.js";
-import { createSiteBlobRepo, legacySiteBlobKey, siteBlobKey } from "../storage/site-blobs.js";
+import { legacySiteBlobKey, siteBlobKey } from "../storage/site-blobs.js";
 import type { SiteLease } from "../storage/site-lease.js";
-import { createSiteRepo, type Manifest } from "../storage/sites.js";
+import type { Manifest } from "../storage/sites.js";
 
 /** A manifest's distinct contents, sha256 → bytes. */
 export const contentsOf = (manifest: Manifest) => new Map(Object.values(manifest).map((f) => [f.sha256, f.size]));
@@ -25,8 +24,8 @@ export async function pruneSite(
   fresh: { id: string; blobs: Map<string, number>; previousId: string | null },
   lease: SiteLease,
 ): Promise<string[]> {
-  const sites = repo(ctx, createSiteRepo);
-  const blobs = repo(ctx, createSiteBlobRepo);
+  const sites = ctx.db.sites;
+  const blobs = ctx.db.siteBlobs;
   const all = await sites.allStored(workspaceId);
   const others = all
     .filter((d) => d.id !== fresh.id)

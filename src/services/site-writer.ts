@@ -8,8 +8,7 @@
 import { contentTypeFor } from "../core/content-types.js";
 import { ServiceError } from "../core/errors.js";
 import { removeBlobs, writeBlob } from "../storage/blob-bytes.js";
-import { repo } from "../storage/context.js";
-import { createSiteBlobRepo, siteBlobKey } from "../storage/site-blobs.js";
+import { siteBlobKey } from "../storage/site-blobs.js";
 import type { SiteLease } from "../storage/site-lease.js";
 import type { Manifest } from "../storage/sites.js";
 import { dataRecord } from "../core/records.js";
@@ -39,7 +38,7 @@ export interface SiteWriter {
 
 /** A writer for one deploy of `workspaceId`; the caller holds the workspace's site lease. */
 export function createSiteWriter(ctx: ServiceContext, workspaceId: string): SiteWriter {
-  const registry = repo(ctx, createSiteBlobRepo);
+  const registry = ctx.db.siteBlobs;
   const quota = ctx.options.siteQuota;
   // Paths are the archive's: a file named __proto__ or constructor is a key like any other.
   const manifest: Manifest = dataRecord();

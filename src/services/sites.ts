@@ -5,12 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, conflict } from "../core/errors.js";
-import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { readBlob } from "../storage/blob-bytes.js";
 import { legacySiteBlobKey, siteBlobKey } from "../storage/site-blobs.js";
 import { acquireSiteLease, type SiteLease } from "../storage/site-lease.js";
-import { createSiteRepo, type DeployRecord, type ManifestFile, type StoredDeploy } from "../storage/sites.js";
+import type { DeployRecord, ManifestFile, StoredDeploy } from "../storage/sites.js";
 import { takeDeploySlot } from "./deploy-slots.js";
 import { unpackSiteArchive, type ArchiveLimits } from "./site-archive.js";
 import { pruneSite } from "./site-retention.js";
@@ -22,8 +21,6 @@ export type { DeployRecord };
 export interface LiveDeploy extends DeployRecord {
   previous_deploy_id: string | null;
 }
-
-const sites = (ctx: ServiceContext) => repo(ctx, createSiteRepo);
 
 /**
  * Deploys a tar(.gz) archive and makes it live, then prunes old deploys and unreferenced files.
@@ -51,7 +48,7 @@ export async function deploySite(
     const createdAt = new Date(ctx.now()).toISOString();
     let pointer;
     try {
-      pointer = await sites(ctx).insertLive(workspaceId, { id, manifest, size, createdAt }, (tx) => lease.check(tx));
+      pointer = await ctx.db.sites.insertLive(workspaceId, { id, manifest, size, createdAt }, (tx) => lease.check(tx));
     } catch (error) {
       await staged.writer.discard(lease).catch(() => {});
       throw error;
@@ -87,7 +84,7 @@ async function stage(ctx: ServiceContext, workspaceId: string, archive: Uint8Arr
  * the pointer is read on every request, so the very next request serves the target.
  */
 export async function rollbackSite(ctx: ServiceContext, workspaceId: string, deployId?: string): Promise<LiveDeploy> {
-  const repoS = sites(ctx);
+  const repoS = ctx.db.sites;
   const current = await repoS.live(workspaceId);
   if (!current) throw conflict("Nothing is deployed yet; there is nothing to roll back");
   const target = deployId ?? current.previous_deploy_id;
@@ -99,7 +96,7 @@ export async function rollbackSite(ctx: ServiceContext, workspaceId: string, dep
 }
 
 /** Deploys newest first, the live one marked. */
-export const listDeploys = (ctx: ServiceContext, workspaceId: string, page = { limit: 50, offset: 0 }) => sites(ctx).list(workspaceId, page);
+export const listDeploys = (ctx: ServiceContext, workspaceId: string, page = { limit: 50, offset: 0 }) => ctx.db.sites.list(workspaceId, page);
 
 /** A file of the live deploy, ready to serve. */
 export interface SiteFile extends ManifestFile {
@@ -117,7 +114,7 @@ export async function resolveSiteFile(
   candidates: string[],
 ): Promise<{ deployed: false } | { deployed: true; file?: SiteFile; notFound: boolean }> {
   for (let attempt = 1; ; attempt++) {
-    const live = await sites(ctx).live(workspaceId);
+    const live = await ctx.db.sites.live(workspaceId);
     if (!live) return { deployed: false };
     const deploy = await cachedDeploy(ctx, workspaceId, live.deploy_id);
     // The deploy read a moment ago may have been pruned since: read the pointer once more.
@@ -145,7 +142,7 @@ async function cachedDeploy(ctx: ServiceContext, workspaceId: string, deployId: 
   const key = `${workspaceId}/${deployId}`;
   let deploy = cache.get(key);
   if (deploy) cache.delete(key);
-  else deploy = await sites(ctx).stored(workspaceId, deployId);
+  else deploy = await ctx.db.sites.stored(workspaceId, deployId);
   if (!deploy) return undefined;
   cache.set(key, deploy);
   if (cache.size > MANIFEST_CACHE_SIZE) cache.delete(cache.keys().next().value!);

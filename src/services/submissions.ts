@@ -6,8 +6,7 @@
 import { notFound } from "../core/errors.js";
 import { validateSubmissionPatch, type SubmissionFile } from "../core/form-values.js";
 import { dataRecord } from "../core/records.js";
-import { createSubmissionRepo, submissionBlobKey, type StoredSubmission } from "../storage/submissions.js";
-import { repo } from "../storage/context.js";
+import { submissionBlobKey, type StoredSubmission } from "../storage/submissions.js";
 import type { ServiceContext } from "./context.js";
 import { getForm } from "./forms.js";
 import { deleteSubmissionBlobs, readSubmissionFile } from "./submission-files.js";
@@ -19,14 +18,14 @@ export type { StoredSubmission };
 /** A page of a form's submissions, newest first. */
 export async function listSubmissions(ctx: ServiceContext, workspaceId: string, slug: string, page: { limit: number; offset: number }) {
   const form = await getForm(ctx, workspaceId, slug);
-  const { rows, total } = await repo(ctx, createSubmissionRepo).list(form.id, page);
+  const { rows, total } = await ctx.db.submissions.list(form.id, page);
   return { rows, total, ...page };
 }
 
 /** One submission of a form, or 404. */
 export async function getSubmission(ctx: ServiceContext, workspaceId: string, slug: string, id: string): Promise<StoredSubmission> {
   const form = await getForm(ctx, workspaceId, slug);
-  const found = await repo(ctx, createSubmissionRepo).get(form.id, id);
+  const found = await ctx.db.submissions.get(form.id, id);
   if (!found) throw notFound("Unknown submission");
   return found;
 }
@@ -36,7 +35,7 @@ export async function getSubmission(ctx: ServiceContext, workspaceId: string, sl
  * clears a field that is not required (for a file field it deletes the file).
  */
 export async function patchSubmission(ctx: ServiceContext, workspaceId: string, slug: string, id: string, patch: Record<string, unknown>): Promise<StoredSubmission> {
-  const submissions = repo(ctx, createSubmissionRepo);
+  const submissions = ctx.db.submissions;
   const { after, dropped } = await ctx.sql.transaction(async (tx) => {
     const form = await getForm(ctx, workspaceId, slug, tx, true);
     const before = await submissions.get(form.id, id, tx);
@@ -60,7 +59,7 @@ export async function patchSubmission(ctx: ServiceContext, workspaceId: string, 
 
 /** Deletes a submission and, after commit, its files' blobs. */
 export async function deleteSubmission(ctx: ServiceContext, workspaceId: string, slug: string, id: string): Promise<void> {
-  const submissions = repo(ctx, createSubmissionRepo);
+  const submissions = ctx.db.submissions;
   const gone = await ctx.sql.transaction(async (tx) => {
     const form = await getForm(ctx, workspaceId, slug, tx);
     const found = await submissions.get(form.id, id, tx);

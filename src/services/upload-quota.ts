@@ -7,9 +7,8 @@
  * uploads queue on its row), so two uploads at once cannot pass the quota together.
  */
 import { ServiceError } from "../core/errors.js";
-import { repo } from "../storage/context.js";
 import type { Sql } from "../storage/sql.js";
-import { createUploadUsageRepo, type UploadKind } from "../storage/upload-usage.js";
+import type { UploadKind } from "../storage/upload-usage.js";
 import type { ServiceContext } from "./context.js";
 
 const quotaOf = (ctx: ServiceContext, kind: UploadKind) => (kind === "media" ? ctx.options.mediaQuota : ctx.options.submissionFileQuota);
@@ -22,11 +21,11 @@ function overQuota(kind: UploadKind, quota: number): ServiceError {
 /** 413 when storing `bytes` more of `kind` would pass the workspace's quota. */
 export async function assertUploadFits(ctx: ServiceContext, workspaceId: string, kind: UploadKind, bytes: number): Promise<void> {
   const quota = quotaOf(ctx, kind);
-  if ((await repo(ctx, createUploadUsageRepo).bytes(workspaceId, kind)) + bytes > quota) throw overQuota(kind, quota);
+  if ((await ctx.db.uploadUsage.bytes(workspaceId, kind)) + bytes > quota) throw overQuota(kind, quota);
 }
 
 /** Inside the transaction that recorded an upload: 413 (rolling it back) when the workspace is now past its quota. */
 export async function assertWithinQuota(ctx: ServiceContext, workspaceId: string, kind: UploadKind, tx: Sql): Promise<void> {
   const quota = quotaOf(ctx, kind);
-  if ((await repo(ctx, createUploadUsageRepo).bytes(workspaceId, kind, tx)) > quota) throw overQuota(kind, quota);
+  if ((await ctx.db.uploadUsage.bytes(workspaceId, kind, tx)) > quota) throw overQuota(kind, quota);
 }

@@ -6,10 +6,8 @@
 import { badRequest } from "../core/errors.js";
 import { INVALID_VERIFICATION_TOKEN } from "../core/end-users.js";
 import { EMAIL_VERIFICATION_TTL_MS } from "../core/lifetimes.js";
-import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
-import { createAccountRepo, type Account } from "../storage/accounts.js";
-import { createEmailVerificationRepo } from "../storage/email-verifications.js";
+import type { Account } from "../storage/accounts.js";
 import { requireMailTransport, sendMessage, type MailMessage } from "./mail.js";
 
 const VERIFY_PATH = "/api/v1/accounts/verify";
@@ -26,7 +24,7 @@ export async function sendVerification(
   failed: string,
 ): Promise<void> {
   requireMailTransport(ctx, "Email verification");
-  const { token, expires_at } = await repo(ctx, createEmailVerificationRepo).issue(workspace.id, account.id, account.email);
+  const { token, expires_at } = await ctx.db.emailVerifications.issue(workspace.id, account.id, account.email);
   const message: MailMessage = {
     kind: "email-verification",
     to: account.email,
@@ -47,8 +45,8 @@ export async function sendVerification(
 
 /** Spends a token; the verified account, or 400 for an unknown, used or expired one. */
 export async function verifyEmail(ctx: ServiceContext, workspaceId: string, token: unknown): Promise<Account> {
-  const userId = await repo(ctx, createEmailVerificationRepo).consume(workspaceId, token);
-  const account = userId === undefined ? undefined : await repo(ctx, createAccountRepo).get(workspaceId, userId);
+  const userId = await ctx.db.emailVerifications.consume(workspaceId, token);
+  const account = userId === undefined ? undefined : await ctx.db.accounts.get(workspaceId, userId);
   if (!account) throw badRequest(INVALID_VERIFICATION_TOKEN, { field: "token" });
   return account;
 }

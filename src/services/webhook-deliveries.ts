@@ -4,9 +4,7 @@
  * Webhooks header. The HTTP routes and the CLI call these; none of them reads storage itself.
  */
 import { badRequest } from "../core/errors.js";
-import { repo } from "../storage/context.js";
-import { createDeliveryLogRepo, type DeliveryLogRecord } from "../storage/webhook-deliveries.js";
-import { createWebhookRepo } from "../storage/webhooks.js";
+import type { DeliveryLogRecord } from "../storage/webhook-deliveries.js";
 import type { AttemptRecord, DeliveryResult } from "../webhooks/types.js";
 import type { ServiceContext } from "./context.js";
 
@@ -17,9 +15,6 @@ export const DEFAULT_ROTATION_WINDOW_SECONDS = 86_400;
 /** Longest rotation window: 30 days. */
 export const MAX_ROTATION_WINDOW_SECONDS = 30 * 86_400;
 
-const webhooks = (ctx: ServiceContext) => repo(ctx, createWebhookRepo);
-const log = (ctx: ServiceContext) => repo(ctx, createDeliveryLogRepo);
-
 /**
  * The webhook's logged attempts, newest first (at most 100). 404 when the webhook is not in the workspace.
  *
@@ -27,8 +22,8 @@ const log = (ctx: ServiceContext) => repo(ctx, createDeliveryLogRepo);
  * const rows = await listDeliveries(ctx, workspace.id, webhookId);
  */
 export async function listDeliveries(ctx: ServiceContext, workspaceId: string, webhookId: string): Promise<DeliveryLogRecord[]> {
-  await webhooks(ctx).get(workspaceId, webhookId);
-  return log(ctx).list(workspaceId, webhookId);
+  await ctx.db.webhooks.get(workspaceId, webhookId);
+  return ctx.db.deliveryLog.list(workspaceId, webhookId);
 }
 
 /**
@@ -45,8 +40,8 @@ export async function redeliver(
   webhookId: string,
   deliveryId: string,
 ): Promise<{ delivery_id: string; redelivery_of: string; done: Promise<DeliveryResult> }> {
-  const target = await webhooks(ctx).target(workspaceId, webhookId);
-  const logged = await log(ctx).get(workspaceId, webhookId, deliveryId);
+  const target = await ctx.db.webhooks.target(workspaceId, webhookId);
+  const logged = await ctx.db.deliveryLog.get(workspaceId, webhookId, deliveryId);
   const { deliveryId: sent, done } = ctx.webhooks.redeliver(target, { event: logged.event, format: logged.format, body: logged.body });
   return { delivery_id: sent, redelivery_of: logged.id, done };
 }
@@ -68,10 +63,10 @@ export async function rotateSecret(
   if (typeof windowSeconds !== "number" || !Number.isInteger(windowSeconds) || windowSeconds < 0 || windowSeconds > MAX_ROTATION_WINDOW_SECONDS) {
     throw badRequest(`window_seconds must be an integer from 0 to ${MAX_ROTATION_WINDOW_SECONDS} (30 days)`);
   }
-  return webhooks(ctx).rotateSecret(workspaceId, webhookId, windowSeconds * 1000);
+  return ctx.db.webhooks.rotateSecret(workspaceId, webhookId, windowSeconds * 1000);
 }
 
 /** The dispatcher's `onAttempt`: writes one attempt to the log. */
 export function recordAttempt(ctx: ServiceContext, record: AttemptRecord): Promise<void> {
-  return log(ctx).record(record);
+  return ctx.db.deliveryLog.record(record);
 }

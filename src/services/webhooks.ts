@@ -18,8 +18,7 @@ import {
   webhookTestSchema,
   webhookUpdateSchema,
 } from "../core/webhook-policy.js";
-import { repo } from "../storage/context.js";
-import { createWebhookRepo, type WebhookRecord, type WebhookSettings } from "../storage/webhooks.js";
+import type { WebhookRecord, WebhookSettings } from "../storage/webhooks.js";
 import type { ServiceContext } from "./context.js";
 import { sampleEvent } from "./sample-events.js";
 
@@ -38,7 +37,6 @@ export interface WebhookTestResult {
 const WRITABLE = fieldsOf(webhookCreateSchema);
 const SETTINGS = fieldsOf(webhookSettingsSchema);
 
-const webhooks = (ctx: ServiceContext) => repo(ctx, createWebhookRepo);
 const urlOptions = (ctx: ServiceContext) => ({ allowPrivate: ctx.options.allowPrivateWebhookTargets });
 
 /** 400 for a field a webhook body does not take, pointing settings and the secret to their own place. */
@@ -56,12 +54,12 @@ const flags = (input: { log_deliveries?: boolean; standard_webhooks?: boolean })
 
 /** Every webhook of a workspace, oldest first. */
 export function listWebhooks(ctx: ServiceContext, workspaceId: string): Promise<WebhookRecord[]> {
-  return webhooks(ctx).list(workspaceId);
+  return ctx.db.webhooks.list(workspaceId);
 }
 
 /** One webhook, or 404. */
 export function getWebhook(ctx: ServiceContext, workspaceId: string, id: string): Promise<WebhookRecord> {
-  return webhooks(ctx).get(workspaceId, id);
+  return ctx.db.webhooks.get(workspaceId, id);
 }
 
 /**
@@ -72,7 +70,7 @@ export function getWebhook(ctx: ServiceContext, workspaceId: string, id: string)
 export function createWebhook(ctx: ServiceContext, workspaceId: string, body: Record<string, unknown>, where = "POST /api/dashboard/webhooks"): Promise<WebhookRecord> {
   assertWebhookFields(body, where);
   const input = parseWithSchema(webhookCreateSchema, body, { named: true });
-  return webhooks(ctx).create(workspaceId, {
+  return ctx.db.webhooks.create(workspaceId, {
     url: validateWebhookUrl(input.url, urlOptions(ctx)),
     events: input.events,
     format: input.format ?? "service",
@@ -88,7 +86,7 @@ export function createWebhook(ctx: ServiceContext, workspaceId: string, body: Re
  */
 export async function updateWebhook(ctx: ServiceContext, workspaceId: string, id: string, body: Record<string, unknown>, where = "PUT /api/dashboard/webhooks/{id}"): Promise<WebhookRecord> {
   assertWebhookFields(body, where);
-  const repoW = webhooks(ctx);
+  const repoW = ctx.db.webhooks;
   await repoW.get(workspaceId, id); // 404 before validating against stored headers
   const input = parseWithSchema(webhookUpdateSchema, body, { named: true });
   const headers = "headers" in body ? applyHeaderUpdate(await repoW.headers(workspaceId, id), input.headers) : undefined;
@@ -105,12 +103,12 @@ export async function updateWebhook(ctx: ServiceContext, workspaceId: string, id
 
 /** Deletes a webhook; 404 for an unknown id. */
 export function deleteWebhook(ctx: ServiceContext, workspaceId: string, id: string): Promise<void> {
-  return webhooks(ctx).remove(workspaceId, id);
+  return ctx.db.webhooks.remove(workspaceId, id);
 }
 
 /** The settings view: active, debounce and the secret (the one place it appears). */
 export function getWebhookSettings(ctx: ServiceContext, workspaceId: string, id: string): Promise<WebhookSettings> {
-  return webhooks(ctx).settings(workspaceId, id);
+  return ctx.db.webhooks.settings(workspaceId, id);
 }
 
 /**
@@ -128,9 +126,9 @@ export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: st
       );
     }
   }
-  const current = await webhooks(ctx).settings(workspaceId, id);
+  const current = await ctx.db.webhooks.settings(workspaceId, id);
   const input = parseWithSchema(webhookSettingsSchema, body, { named: true });
-  return webhooks(ctx).updateSettings(workspaceId, id, {
+  return ctx.db.webhooks.updateSettings(workspaceId, id, {
     active: input.active,
     debounce_ms: input.debounce_ms ?? current.debounce_ms,
     debounce_scope: input.debounce_scope ?? current.debounce_scope,
@@ -145,7 +143,7 @@ export async function updateWebhookSettings(ctx: ServiceContext, workspaceId: st
  */
 export async function testWebhook(ctx: ServiceContext, workspaceId: string, id: string, event?: unknown): Promise<WebhookTestResult> {
   const input = parseWithSchema(webhookTestSchema, { event }, { named: true });
-  const target = await webhooks(ctx).target(workspaceId, id);
+  const target = await ctx.db.webhooks.target(workspaceId, id);
   const name = input.event ?? target.events[0] ?? "content.updated";
   const result = await ctx.webhooks.deliverNow(target, sampleEvent(workspaceId, name, ctx.now()));
   return {

@@ -6,7 +6,7 @@
  * refused by the authenticator on their very next request.
  *
  * @example
- * const accounts = repo(ctx, createAccountRepo);
+ * const accounts = ctx.db.accounts;
  * const { token, expires_at } = await accounts.issueSession(ws.id, user.id);
  */
 import { tryNormalizeEmail } from "../core/email.js";
@@ -43,7 +43,7 @@ const toAccount = (r: Row): Account => ({
   created_at: r.created_at,
 });
 
-/** Repository factory; use through `repo(ctx, createAccountRepo)`. */
+/** Repository factory; use through `ctx.db.accounts`. */
 export function createAccountRepo(ctx: StorageContext) {
   const { sql } = ctx;
 

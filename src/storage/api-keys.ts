@@ -4,7 +4,7 @@
  * is immediate and permanent (the row is kept with revoked_at, never reactivated).
  *
  * @example
- * const keys = repo(ctx, createApiKeyRepo);
+ * const keys = ctx.db.apiKeys;
  * const { value, key } = await keys.create(ws.id, { name: "build", grants: ["entries:read"] });
  */
 import { randomUUID } from "node:crypto";
@@ -54,7 +54,7 @@ const toRecord = (r: Row): ApiKeyRecord => ({
   created_at: r.created_at,
 });
 
-/** Repository factory; use through `repo(ctx, createApiKeyRepo)`. */
+/** Repository factory; use through `ctx.db.apiKeys`. */
 export function createApiKeyRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const nowIso = () => new Date(ctx.now()).toISOString();

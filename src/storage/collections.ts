@@ -54,7 +54,7 @@ export function collectionView(c: StoredCollection) {
  * The collection repository of a service context.
  *
  * @example
- * const posts = await repo(ctx, createCollectionRepo).byName(workspaceId, "posts");
+ * const posts = await ctx.db.collections.byName(workspaceId, "posts");
  */
 export function createCollectionRepo(ctx: StorageContext) {
   return {

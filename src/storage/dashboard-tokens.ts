@@ -7,7 +7,7 @@
  * the whole family, access tokens included (OAuth 2.0 security BCP). Only SHA-256 hashes are stored.
  *
  * @example
- * const tokens = repo(ctx, createDashboardTokenRepo);
+ * const tokens = ctx.db.dashboardTokens;
  * const pair = await tokens.issue(user.workspaceId, user); // { access_token, refresh_token, expires_in, role }
  */
 import { randomUUID } from "node:crypto";
@@ -35,7 +35,7 @@ export type RefreshOutcome = { pair: TokenPair } | { pair?: undefined; replay?: 
 
 type Holder = Pick<Member, "id" | "role" | "grants">;
 
-/** Repository factory; use through `repo(ctx, createDashboardTokenRepo)`. */
+/** Repository factory; use through `ctx.db.dashboardTokens`. */
 export function createDashboardTokenRepo(ctx: StorageContext) {
   const { sql } = ctx;
 

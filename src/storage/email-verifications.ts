@@ -5,7 +5,7 @@
  * user's earlier tokens.
  *
  * @example
- * const { token } = await repo(ctx, createEmailVerificationRepo).issue(ws.id, user.id, user.email);
+ * const { token } = await ctx.db.emailVerifications.issue(ws.id, user.id, user.email);
  */
 import { randomBytes } from "node:crypto";
 import { hashToken } from "../core/keys.js";
@@ -16,7 +16,7 @@ import type { StorageContext } from "./context.js";
 const TOKEN = /^ev_[0-9a-f]{64}$/;
 
 
-/** Repository factory; use through `repo(ctx, createEmailVerificationRepo)`. */
+/** Repository factory; use through `ctx.db.emailVerifications`. */
 export function createEmailVerificationRepo(ctx: StorageContext) {
   const { sql } = ctx;
   return {

@@ -6,7 +6,7 @@
  * also refuses inactive users).
  *
  * @example
- * const user = await repo(ctx, createEndUserRepo).create(workspaceId, { email, password, attributes: {}, active: true, emailVerified: false });
+ * const user = await ctx.db.endUsers.create(workspaceId, { email, password, attributes: {}, active: true, emailVerified: false });
  */
 import { randomUUID } from "node:crypto";
 import { conflict } from "../core/errors.js";
@@ -51,7 +51,7 @@ const COLUMNS = "id, email, email_verified_at, attributes, active, created_at, u
 /** 409 for an email another end user of the workspace has. */
 export const endUserEmailTaken = () => conflict("An end user with this email already exists", { field: "email" });
 
-/** Repository factory; use through `repo(ctx, createEndUserRepo)`. */
+/** Repository factory; use through `ctx.db.endUsers`. */
 export function createEndUserRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const get = async (workspaceId: string, id: string, db = sql) => {

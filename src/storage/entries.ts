@@ -54,7 +54,7 @@ export function toEntry(def: Pick<CollectionDefinition, "fields">, row: EntryRow
  * The entry repository of a service context.
  *
  * @example
- * const row = await repo(ctx, createEntryRepo).get(collection.id, id);
+ * const row = await ctx.db.entries.get(collection.id, id);
  */
 export function createEntryRepo(ctx: StorageContext) {
   const self = {

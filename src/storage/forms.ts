@@ -3,7 +3,7 @@
  * workspace. Every method takes an optional `db` so services can run it inside a transaction.
  *
  * @example
- * const form = await repo(ctx, createFormRepo).bySlug(workspaceId, "contact");
+ * const form = await ctx.db.forms.bySlug(workspaceId, "contact");
  */
 import type { FormDefinition, FormField } from "../core/forms.js";
 import type { StorageContext } from "./context.js";
@@ -57,7 +57,7 @@ export function formView(f: StoredForm) {
   return { id: f.id, slug: f.slug, name: f.name, fields: f.fields, honeypot: f.honeypot, created_at: f.created_at, updated_at: f.updated_at };
 }
 
-/** Repository factory; use through `repo(ctx, createFormRepo)`. */
+/** Repository factory; use through `ctx.db.forms`. */
 export function createFormRepo(ctx: StorageContext) {
   return {
     async list(workspaceId: string, db: Sql = ctx.sql): Promise<StoredForm[]> {

@@ -5,7 +5,7 @@
  * removing a user ends their sessions at once. Input arrives validated (services/members.ts).
  *
  * @example
- * const users = repo(ctx, createMemberRepo);
+ * const users = ctx.db.members;
  * await users.create(ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
  */
 import { randomUUID } from "node:crypto";
@@ -49,7 +49,7 @@ const toUser = (r: Row): Member => ({
   updated_at: r.updated_at,
 });
 
-/** Repository factory; use through `repo(ctx, createMemberRepo)`. */
+/** Repository factory; use through `ctx.db.members`. */
 export function createMemberRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const nowIso = () => new Date(ctx.now()).toISOString();

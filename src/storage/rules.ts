@@ -3,7 +3,7 @@
  * collections that name a rule (collections.rule_id) so a rule in use is never deleted.
  *
  * @example
- * const rule = await repo(ctx, createRuleRepo).get(workspaceId, ruleId);
+ * const rule = await ctx.db.rules.get(workspaceId, ruleId);
  */
 import { parseCondition, type Condition } from "../core/rules.js";
 import type { StorageContext } from "./context.js";
@@ -28,7 +28,7 @@ interface Row {
 
 const COLUMNS = "id, name, condition, created_at, updated_at";
 
-/** Repository factory; use through `repo(ctx, createRuleRepo)`. */
+/** Repository factory; use through `ctx.db.rules`. */
 export function createRuleRepo(ctx: StorageContext) {
   return {
     async list(workspaceId: string): Promise<StoredRule[]> {

@@ -4,7 +4,7 @@
  * only behind submissions:read, never logged, never in events.
  *
  * @example
- * const page = await repo(ctx, createSubmissionRepo).list(form.id, { limit: 20, offset: 0 });
+ * const page = await ctx.db.submissions.list(form.id, { limit: 20, offset: 0 });
  */
 import type { SubmissionFile } from "../core/form-values.js";
 import type { StorageContext } from "./context.js";
@@ -44,7 +44,7 @@ export function submissionView(s: StoredSubmission) {
   return { id: s.id, form_id: s.formId, data: s.data, files: s.files, _submitted_at: s.submitted_at, _updated_at: s.updated_at };
 }
 
-/** Repository factory; use through `repo(ctx, createSubmissionRepo)`. */
+/** Repository factory; use through `ctx.db.submissions`. */
 export function createSubmissionRepo(ctx: StorageContext) {
   return {
     async insert(s: StoredSubmission, db: Sql = ctx.sql): Promise<void> {

@@ -9,11 +9,8 @@ import { toNodeHandler } from "h3/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_GRANTS } from "../../src/core/grants.js";
 import { allowAccountSession, requireAccountSession, requireGrant, requireKey, requireOwner, tenant } from "../../src/h3.js";
-import { repo } from "../../src/storage/context.js";
 import { bootstrapDemo, DEMO_OWNER_EMAIL } from "../../src/services/bootstrap.js";
-import { createApiKeyRepo } from "../../src/storage/api-keys.js";
 import { createKey } from "../../src/services/keys.js";
-import { createMemberRepo } from "../../src/storage/members.js";
 import { drivers } from "../helpers/database.js";
 import { fetchWithHost, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -53,9 +50,9 @@ describe.each(drivers)("bootstrap and contentsvc/h3 guards on %s", (driver) => {
     expect(demo?.owner?.password.length).toBeGreaterThanOrEqual(16);
     expect(demo?.apiKey).toMatch(/^pk_[0-9a-f]{64}$/);
     const ws = (await t.svc.context.workspaces.bySlug("demo"))!;
-    const users = await repo(t.svc.context, createMemberRepo).list(ws.id);
+    const users = await t.svc.context.db.members.list(ws.id);
     expect(users.map((u) => [u.email, u.role])).toEqual([[DEMO_OWNER_EMAIL, "owner"]]);
-    const keys = await repo(t.svc.context, createApiKeyRepo).list(ws.id);
+    const keys = await t.svc.context.db.apiKeys.list(ws.id);
     expect(keys).toHaveLength(1);
     expect(keys[0]!.grants).toEqual([...ALL_GRANTS].sort());
     expect(await bootstrapDemo(t.svc.context)).toBeUndefined();

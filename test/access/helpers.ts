@@ -11,9 +11,7 @@ import { createHttpApp } from "../../src/http/app.js";
 import { access, type Access } from "../../src/http/access.js";
 import { defineRoutes, type RouteDef } from "../../src/http/route.js";
 import { allRoutes } from "../../src/http/routes/index.js";
-import { repo } from "../../src/storage/context.js";
 import type { ServiceOptions } from "../../src/service.js";
-import { createApiKeyRepo } from "../../src/storage/api-keys.js";
 import { createMember } from "../../src/services/members.js";
 import type { DriverName } from "../helpers/database.js";
 import { requestAt, dropMail, startTestServer, type RequestInit2, type TestServer } from "../helpers/server.js";
@@ -72,7 +70,7 @@ export async function startAccessRig(driver: DriverName, options: ServiceOptions
     otherId: other.id,
     request,
     async key(grants, workspaceId = ws.id) {
-      return (await repo(ctx, createApiKeyRepo).create(workspaceId, { name: `k${++seq}`, grants })).value;
+      return (await ctx.db.apiKeys.create(workspaceId, { name: `k${++seq}`, grants })).value;
     },
     async user(role, grants = [], email = `u${++seq}@example.com`) {
       const u = await createMember(ctx, ws.id, { email, password: PASSWORD, role, grants });

@@ -122,12 +122,10 @@ describe.each(drivers)("last_used_at throttling on %s", (driver) => {
   });
 
   it("the list shows last_used_at (CLI and owner API read the same column)", async () => {
-    const { repo } = await import("../../src/storage/context.js");
-    const { createApiKeyRepo } = await import("../../src/storage/api-keys.js");
     const key = await rig.key(["media:read"]);
     await rig.request(grantPath("media:read"), { token: key });
     await settle();
-    const list = await repo(rig.t.svc.context, createApiKeyRepo).list(rig.wsId);
+    const list = await rig.t.svc.context.db.apiKeys.list(rig.wsId);
     expect(list.some((k) => k.last_used_at === new Date(clock).toISOString())).toBe(true);
   });
 });

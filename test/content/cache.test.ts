@@ -9,8 +9,6 @@ import { drivers } from "../helpers/database.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { createService, type Service } from "../../src/service.js";
 import { createEntry } from "../../src/services/entries.js";
-import { repo } from "../../src/storage/context.js";
-import { createDeliveryCache } from "../../src/services/delivery-cache.js";
 
 describe.each(drivers)("delivery cache on %s", (driver) => {
   let t: TestServer;
@@ -36,7 +34,7 @@ describe.each(drivers)("delivery cache on %s", (driver) => {
   it("serves repeated reads from the cache and a write on this instance at once", async () => {
     expect(await titles()).toEqual(["a"]);
     expect(await titles()).toEqual(["a"]);
-    expect(repo(t.svc.context, createDeliveryCache).size).toBeGreaterThan(0);
+    expect(t.svc.context.caches.delivery.size).toBeGreaterThan(0);
     await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { title: "b", _status: "published" } });
     expect(await titles()).toEqual(["a", "b"]);
   });

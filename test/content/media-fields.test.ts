@@ -12,11 +12,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { randomUUID } from "node:crypto";
-import { repo } from "../../src/storage/context.js";
 import { createService } from "../../src/service.js";
 import { createCollection } from "../../src/services/collections.js";
 import { OPERATOR } from "../../src/services/gates.js";
-import { createMediaRepo } from "../../src/storage/media.js";
 import { drivers } from "../helpers/database.js";
 import { silentLogger, startTestServer, type TestServer } from "../helpers/server.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
@@ -128,7 +126,7 @@ describe("media fields through the CLI", () => {
       const mine = await service.context.workspaces.create({ slug: "mine", hosts: ["mine.localhost"] });
       const other = await service.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
       await createCollection(service.context, mine.id, POSTS, OPERATOR);
-      const media = repo(service.context, createMediaRepo);
+      const media = service.context.db.media;
       ids.asset = (await media.create(mine.id, { filename: "a.txt", contentType: "text/plain", bytes: new TextEncoder().encode("a") })).id;
       ids.foreign = (await media.create(other.id, { filename: "b.txt", contentType: "text/plain", bytes: new TextEncoder().encode("b") })).id;
     } finally {

@@ -12,8 +12,6 @@ import { createTestSession } from "../helpers/credentials.js";
 import { randomUUID } from "node:crypto";
 import { CONTAINS_SCAN_LENGTH, MAX_CONTAINS_FILTERS, MAX_CONTAINS_LENGTH, MAX_LIMIT } from "../../src/core/entry-query.js";
 import { MAX_RELATIONS } from "../../src/core/entry-schema.js";
-import { repo } from "../../src/storage/context.js";
-import { createEntryRepo } from "../../src/storage/entries.js";
 
 const NOISY = "noisy.localhost";
 const QUIET = "quiet.localhost";
@@ -158,7 +156,7 @@ describe.each(drivers)("expand reads any number of ids on %s", (driver: DriverNa
     const token = await createTestSession(t.svc.context, ws.id);
     const res = await t.request("/api/dashboard/collections", { method: "POST", host: "wide.localhost", token: token.token, json: { name: "tags", access: "public", fields: [{ name: "label", type: "string" }] } });
     const tags = (await res.json()) as { id: string };
-    const entries = repo(t.svc.context, createEntryRepo);
+    const entries = t.svc.context.db.entries;
     const ids = Array.from({ length: MAX_LIMIT * MAX_RELATIONS }, () => randomUUID());
     expect(await entries.getMany(tags.id, ids, { publishedOnly: true })).toEqual([]);
     expect((await entries.relationsOf(ids)).size).toBe(0);

@@ -12,8 +12,6 @@ import { createService, type Service } from "../../src/service.js";
 import { listEntries, updateEntry } from "../../src/services/entries.js";
 import { getCollection } from "../../src/services/collections.js";
 import { shapeOf } from "../../src/services/delivery-list.js";
-import { repo } from "../../src/storage/context.js";
-import { createEntryDeliveryRepo } from "../../src/storage/entry-deliveries.js";
 
 type Item = Record<string, unknown>;
 
@@ -159,7 +157,7 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
 
   it("never stores a body rendered from values the entry no longer holds", async () => {
     const posts = await getCollection(t.svc.context, wsId, "posts");
-    const deliveries = repo(t.svc.context, createEntryDeliveryRepo);
+    const deliveries = t.svc.context.db.entryDeliveries;
     const id = ((await items())[0]!.id as string);
     const [before] = await deliveries.rows(posts.id, [id]);
     await updateEntry(t.svc.context, wsId, "posts", id, { title: "changed meanwhile" });

@@ -11,8 +11,6 @@ import { drivers } from "../helpers/database.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { CA, startReceiver, type Receiver } from "./helpers.js";
 import { ALL_GRANTS } from "../../src/core/grants.js";
-import { createWebhookRepo } from "../../src/storage/webhooks.js";
-import { repo } from "../../src/storage/context.js";
 import type { ServiceEvent } from "../../src/core/events.js";
 
 const RECORD_KEYS = ["active", "created_at", "events", "format", "header_names", "id", "url"];
@@ -24,7 +22,7 @@ describe.each(drivers)("webhook configuration on %s", (driver) => {
   let receiver: Receiver;
   const post = (json: unknown, token = owner) => t.request("/api/dashboard/webhooks", { method: "POST", json, token });
   const put = (id: string, json: unknown) => t.request(`/api/dashboard/webhooks/${id}`, { method: "PUT", json, token: owner });
-  const storedHeaders = (id: string) => repo(t.svc.context, createWebhookRepo).headers(wsId, id);
+  const storedHeaders = (id: string) => t.svc.context.db.webhooks.headers(wsId, id);
 
   beforeAll(async () => {
     t = await startTestServer(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
@@ -231,7 +229,7 @@ describe("webhook targets as the dispatcher sees them", () => {
   afterAll(() => t?.close());
 
   it("reuses the opened target while the webhook is unchanged, and follows every change at once", async () => {
-    const webhooks = repo(t.svc.context, createWebhookRepo);
+    const webhooks = t.svc.context.db.webhooks;
     const { id } = await (await t.request("/api/dashboard/webhooks", { method: "POST", token: owner, json: { url: "https://127.0.0.1:9/a", events: ["content.created"], headers: { "X-A": "1" } } })).json();
     const [first] = await webhooks.targetsFor(wsId, "content.created");
     const [again] = await webhooks.targetsFor(wsId, "content.created");

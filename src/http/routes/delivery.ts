@@ -14,7 +14,7 @@ import { authenticate } from "../middleware/auth.js";
 import type { StoredCollection } from "../../services/collections.js";
 import { listEntries, readEntry, type ExpandCheck } from "../../services/entries.js";
 import { assertCanExpand, assertCanRead, readerKinds } from "../../services/gates.js";
-import { deliveryCache, type TotalsMemo } from "../../services/delivery-cache.js";
+import type { TotalsMemo } from "../../services/delivery-cache.js";
 import { deliveryListJson } from "../../services/delivery-list.js";
 import { deliveryListParams, entryReadParams } from "../../core/entry-query.js";
 import type { Principal } from "../../core/principal.js";
@@ -68,7 +68,7 @@ async function cached(
   build: (collection: StoredCollection, checkExpand: ExpandCheck, totals: TotalsMemo) => Promise<unknown>,
 ): Promise<string> {
   const { service, workspace } = ctx;
-  const cache = deliveryCache(service);
+  const cache = service.caches.delivery;
   const name = getRouterParam(event, "collection") ?? "";
   const key = `${workspace.id}|${name}|${variant}`;
   // Read with the tenant, before any data: see services/delivery-cache.ts for why the order matters.
