@@ -1,7 +1,8 @@
 /**
  * What the storage layer needs from a running service: the SQL handle, the blob store, the sealer,
- * the shared state, the logger, the clock and the options it reads. Repositories take it; the full `ServiceContext`
- * (services/context.ts) extends it, so a service passes its own context straight through.
+ * the shared state, the logger, the clock and the options it reads. Repositories are built from it
+ * (storage/repositories.ts); the full `ServiceContext` (services/context.ts) extends it and carries
+ * them as `ctx.db`.
  */
 import type { Storage } from "unstorage";
 import type { ScryptParams } from "../core/scrypt.js";
@@ -25,19 +26,4 @@ export interface StorageContext {
 export interface StorageOptions {
   /** scrypt cost of new password hashes: OWASP_SCRYPT unless `insecureFastPasswordHashing`. */
   passwordParams: ScryptParams;
-}
-
-const repos = new WeakMap<object, Map<unknown, unknown>>();
-
-/**
- * One instance of a repository (or any per-context helper) per context.
- *
- * @example
- * const keys = repo(ctx, createKeyRepo);
- */
-export function repo<C extends object, T>(ctx: C, factory: (ctx: C) => T): T {
-  let map = repos.get(ctx);
-  if (!map) repos.set(ctx, (map = new Map()));
-  if (!map.has(factory)) map.set(factory, factory(ctx));
-  return map.get(factory) as T;
 }

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../helpers/server.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { createService, type Service } from "../../src/service.js";
-import { createDeliveryCache } from "../../src/services/delivery-cache.js";
+import { createDeliveryCache, type DeliveryCacheOptions } from "../../src/services/delivery-cache.js";
+import { getCollection } from "../../src/services/collections.js";
 import type { StoredCollection } from "../../src/storage/collections.js";
 
 describe("delivery cache bounds", () => {
@@ -16,6 +17,9 @@ describe("delivery cache bounds", () => {
   const collection = { name: "posts" } as StoredCollection;
   const response = (body: string) => ({ collection, body });
   type Cache = ReturnType<typeof createDeliveryCache>;
+  /** A cache reading what the service's own reads: its database and its collections. */
+  const newCache = (options?: DeliveryCacheOptions) =>
+    createDeliveryCache({ sql: svc.context.sql, collection: (workspaceId, name) => getCollection(svc.context, workspaceId, name) }, options);
   const cached = (cache: Cache, keys: string[]) => keys.filter((k) => cache.get(k, 1) !== undefined);
   /** What a query that missed twice leaves: the second miss's response is kept. */
   const store = (cache: Cache, key: string, version: number, body: string) => {
@@ -33,7 +37,7 @@ describe("delivery cache bounds", () => {
   });
 
   it("keeps a response from the second time its query misses, not the first", () => {
-    const cache = createDeliveryCache(svc.context);
+    const cache = newCache();
     cache.set("once", 1, response("[1]"));
     expect(cache.get("once", 1)).toBeUndefined();
     expect(cache.size).toBe(0);
@@ -45,7 +49,7 @@ describe("delivery cache bounds", () => {
   });
 
   it("keeps at most maxEntries responses, the least recently used out first", () => {
-    const cache = createDeliveryCache(svc.context, { maxEntries: 3 });
+    const cache = newCache({ maxEntries: 3 });
     for (const k of ["a", "b", "c"]) store(cache, k, 1, `[${k}]`);
     expect(cache.get("a", 1)?.body).toBe("[a]"); // a is now the most recently used
     store(cache, "d", 1, "[d]");
@@ -54,7 +58,7 @@ describe("delivery cache bounds", () => {
   });
 
   it("keeps at most maxBytes of bodies, evicting the oldest until the new one fits", () => {
-    const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
+    const cache = newCache({ maxBytes: 80 });
     for (const k of ["a", "b", "c", "d"]) store(cache, k, 1, k.repeat(10));
     expect(cached(cache, ["a", "b", "c", "d"])).toEqual(["a", "b", "c", "d"]);
     for (const k of ["e", "f", "g", "h", "i"]) store(cache, k, 1, k.repeat(10));
@@ -63,14 +67,14 @@ describe("delivery cache bounds", () => {
   });
 
   it("never keeps a body over an eighth of maxBytes", () => {
-    const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
+    const cache = newCache({ maxBytes: 80 });
     store(cache, "fits", 1, "x".repeat(10));
     store(cache, "huge", 1, "x".repeat(11));
     expect(cached(cache, ["fits", "huge"])).toEqual(["fits"]);
   });
 
   it("replacing a key counts its body once", () => {
-    const cache = createDeliveryCache(svc.context, { maxBytes: 80 });
+    const cache = newCache({ maxBytes: 80 });
     for (let i = 0; i < 20; i++) store(cache, "same", 1, "x".repeat(10));
     for (const k of ["a", "b", "c", "d", "e", "f", "g"]) store(cache, k, 1, k.repeat(10));
     expect(cache.size).toBe(8);
@@ -78,7 +82,7 @@ describe("delivery cache bounds", () => {
   });
 
   it("drops an entry read at another content version", () => {
-    const cache = createDeliveryCache(svc.context);
+    const cache = newCache();
     store(cache, "k", 1, "[]");
     expect(cache.get("k", 2)).toBeUndefined();
     expect(cache.size).toBe(0);
@@ -86,7 +90,7 @@ describe("delivery cache bounds", () => {
   });
 
   it("reads the workspace's content version from the database", async () => {
-    const cache = createDeliveryCache(svc.context);
+    const cache = newCache();
     expect(await cache.version("no-such-workspace")).toBe(0);
   });
 });

@@ -10,7 +10,8 @@ import type { ServiceContext } from "../../src/services/context.js";
 import type { Sql } from "../../src/storage/sql.js";
 
 /** A context whose database is never queried: the reads below only wait on promises. */
-const contextOf = (dialect: Sql["dialect"]) => ({ sql: { dialect } as Sql, options: { queryBudgetMs: 1000 } }) as unknown as ServiceContext;
+const contextOf = (dialect: Sql["dialect"]) =>
+  ({ sql: { dialect } as Sql, options: { queryBudgetMs: 1000 }, caches: { readLanes: new Map() } }) as unknown as ServiceContext;
 
 function heldRead() {
   let release!: () => void;
