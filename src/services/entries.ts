@@ -10,7 +10,7 @@
  */
 import { badRequest, notFound } from "../core/errors.js";
 import { lifecycleEvents, publishedAt, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
-import { publish } from "./bus.js";
+import { emitEvents } from "./bus.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
 import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
@@ -59,7 +59,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
     const entry = toEntry(c, row, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
   });
-  publish(ctx, events);
+  emitEvents(ctx, events);
   return entry;
 }
 
@@ -90,7 +90,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
     const entry = toEntry(c, next, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };
   });
-  publish(ctx, events);
+  emitEvents(ctx, events);
   return entry;
 }
 
@@ -106,7 +106,7 @@ export async function deleteEntry(ctx: ServiceContext, workspaceId: string, coll
     const entry = toEntry(c, row, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, null), entry) };
   });
-  publish(ctx, events);
+  emitEvents(ctx, events);
   return entry;
 }
 

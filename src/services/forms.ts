@@ -15,7 +15,7 @@ import { createSubmissionRepo, submissionBlobKey } from "../storage/submissions.
 import type { Sql } from "../storage/sql.js";
 import { repo } from "../storage/context.js";
 import type { ServiceEvent } from "../core/events.js";
-import { publish } from "./bus.js";
+import { emitEvents } from "./bus.js";
 import type { ServiceContext } from "./context.js";
 import { deleteSubmissionBlobs, storeUploads, type Upload } from "./submission-files.js";
 import { assertUploadFits, assertWithinQuota } from "./upload-quota.js";
@@ -180,7 +180,7 @@ export async function submitForm(ctx: ServiceContext, workspaceId: string, slug:
     await deleteSubmissionBlobs(ctx, files.map((f) => submissionBlobKey(workspaceId, id, f.id)));
     throw error;
   }
-  publish(ctx, [event]);
+  emitEvents(ctx, [event]);
   return { id, stored: true };
 }
 

@@ -21,12 +21,13 @@ export interface WorkspaceKey {
   principal: Readonly<Extract<Principal, { kind: "key" }>>;
 }
 
-type Entry = WorkspaceKey & { version: number };
+/** A key as the cache holds it: with the credentials version it was read at. */
+type CachedKey = WorkspaceKey & { version: number };
 
 /** Bounded: beyond this many keys the least recently used is read again from the database. */
 const MAX_KEYS = 10_000;
 
-const createKeyCache = () => new LRUCache<string, Entry>({ max: MAX_KEYS });
+const createKeyCache = () => new LRUCache<string, CachedKey>({ max: MAX_KEYS });
 
 const withPrincipal = (credential: KeyCredential): WorkspaceKey => ({
   credential,
@@ -62,7 +63,7 @@ export async function loadWorkspaceKey(
   }
   if (key.workspaceId !== workspace.id) return undefined;
   if (version === undefined) return withPrincipal(key);
-  const entry: Entry = { ...withPrincipal(key), version };
-  cache.set(hash, entry);
-  return entry;
+  const cached: CachedKey = { ...withPrincipal(key), version };
+  cache.set(hash, cached);
+  return cached;
 }
