@@ -102,7 +102,7 @@ export interface ServiceOptions {
   signInLimits?: Partial<SignInLimits>;
   /**
    * Tests only: hash new passwords with scrypt N=2^10 instead of OWASP's N=2^17 (r=8, p=1), so
-   * suites that create many users stay fast. Logs a warning at start; the CLI never sets it; a
+   * suites that create many members and end users stay fast. Logs a warning at start; the CLI never sets it; a
    * service without it rehashes such a password at the user's next sign-in. Default false.
    */
   insecureFastPasswordHashing?: boolean;

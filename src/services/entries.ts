@@ -31,7 +31,7 @@ export type { Entry };
 
 /**
  * Creates an entry (draft unless `_status: "published"`); `actorId` is the UUID of the key or
- * dashboard user (spec 2.5 _created_by). Fires content.created (+ content.published).
+ * dashboard member (spec 2.5 _created_by). Fires content.created (+ content.published).
  *
  * @example
  * await createEntry(ctx, ws.id, "posts", { title: "Hi", _status: "published" }, principal.id);

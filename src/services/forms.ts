@@ -20,7 +20,7 @@ import type { ServiceContext } from "./context.js";
 import { deleteSubmissionBlobs, storeUploads, type Upload } from "./submission-files.js";
 import { assertUploadFits, assertWithinQuota } from "./upload-quota.js";
 
-/** The API shape of a form and its stored form, for callers outside services. */
+/** A form in its API form and as stored, for callers outside services. */
 export { formView } from "../storage/forms.js";
 export type { StoredForm };
 
