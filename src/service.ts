@@ -12,6 +12,8 @@ import { z } from "zod";
 import { openDatabase } from "./storage/open.js";
 import { migrate } from "./storage/migrate.js";
 import type { Sql } from "./storage/sql.js";
+import { fromDb0, isDb0Database } from "./storage/from-db0.js";
+import type { Database as Db0Database } from "db0";
 import { createBlobStorage } from "./storage/blobs.js";
 import { preparePrivateDir } from "./storage/private-files.js";
 import { createSealer, loadMasterKeys } from "./storage/seal.js";
@@ -37,8 +39,14 @@ import { DEFAULT_QUERY_BUDGET_MS } from "./core/entry-query.js";
 export interface ServiceOptions {
   /** Directory for the embedded defaults (SQLite file, blobs, secret.key). Default `./.svc`. */
   dataDir?: string;
-  /** A database URL (`postgres://…`, a SQLite file path, `:memory:`) or an open {@link Sql}. Default `<dataDir>/contentsvc.db`. */
-  database?: string | Sql;
+  /**
+   * A database URL (`postgres://…`, a SQLite file path, `:memory:`), an open {@link Sql}
+   * (`openDatabase(url)`), or a db0 `Database` (`createDatabase(connector)`) of the better-sqlite3,
+   * node-sqlite, bun-sqlite or postgresql connector; the caller closes what it passed. A db0
+   * postgresql `Database` is one connection (statements wait for a transaction), without query
+   * budget or change notifications: a URL is the production choice. Default `<dataDir>/contentsvc.db`.
+   */
+  database?: string | Sql | Db0Database;
   /** A blob location (directory, `memory:`, `redis://…`) or an unstorage `Storage`. Default `<dataDir>/blobs`. */
   blobs?: string | Storage;
   /** Redis URL for state shared by several instances. Default: in-process. */
@@ -96,7 +104,7 @@ export interface ServiceOptions {
   signInLimits?: Partial<SignInLimits>;
   /**
    * Tests only: hash new passwords with scrypt N=2^10 instead of OWASP's N=2^17 (r=8, p=1), so
-   * suites that create many users stay fast. Logs a warning at start; the CLI never sets it; a
+   * suites that create many members and end users stay fast. Logs a warning at start; the CLI never sets it; a
    * service without it rehashes such a password at the user's next sign-in. Default false.
    */
   insecureFastPasswordHashing?: boolean;
@@ -129,7 +137,14 @@ export interface ServiceOptions {
 const optionsSchema = z
   .object({
     dataDir: z.string().min(1).optional(),
-    database: z.union([z.string().min(1), z.custom<Sql>((v) => typeof v === "object" && v !== null && "dialect" in v)]).optional(),
+    database: z
+      .union([
+        z.string().min(1),
+        z.custom<Sql | Db0Database>((v) => isDb0Database(v) || (typeof v === "object" && v !== null && "dialect" in v && typeof (v as Sql).transaction === "function"), {
+          message: "must be a database URL, an Sql from openDatabase() or a db0 Database",
+        }),
+      ])
+      .optional(),
     blobs: z.union([z.string().min(1), z.custom<Storage>((v) => typeof v === "object" && v !== null && "getItem" in v)]).optional(),
     redis: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
     secretKey: z.string().min(1).optional(),
@@ -216,7 +231,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     const was = preparePrivateDir(dataDir);
     if (was !== undefined) logger.warn(`Data directory ${dataDir} was open to other users (mode ${was.toString(8)}): changed to 700`);
   }
-  const sql = typeof options.database === "object" ? options.database : await openDatabase(options.database ?? join(dataDir, "contentsvc.db"));
+  const given = options.database;
+  const sql = typeof given === "object" ? (isDb0Database(given) ? await fromDb0(given) : given) : await openDatabase(given ?? join(dataDir, "contentsvc.db"));
   const ownsSql = typeof options.database !== "object";
   const cleanup: (() => Promise<unknown>)[] = [];
   try {

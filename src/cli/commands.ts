@@ -1,20 +1,24 @@
 /**
- * Command groups beyond serve/init/workspaces; each feature registers its own file here.
+ * Command groups beyond serve/init/workspaces, in the order of `svc --help`; each group is one file
+ * or one folder (webhooks/, members/).
  */
 import type { Command } from "commander";
-import { registerWebhooks } from "./webhooks.js";
+import { registerWebhooks } from "./webhooks/index.js";
 import { registerSite } from "./site.js";
-import { registerAccessControl } from "./access-control.js";
+import { registerMembers } from "./members/index.js";
+import { registerKeys } from "./keys.js";
+import { registerEndUsers } from "./end-users.js";
 import { registerContent } from "./content.js";
 import { registerForms } from "./forms.js";
 import { registerRules } from "./rules.js";
 import { registerMedia } from "./media.js";
-import { registerWebhookChanges } from "./webhooks-manage.js";
 
 export function registerCommands(program: Command): void {
-  registerWebhookChanges(registerWebhooks(program));
+  registerWebhooks(program);
   registerSite(program);
-  registerAccessControl(program);
+  registerMembers(program);
+  registerKeys(program);
+  registerEndUsers(program);
   registerContent(program);
   registerMedia(program);
   registerRules(program);

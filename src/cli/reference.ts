@@ -50,7 +50,7 @@ export function renderCliReference(program: Command): string {
     "`--json` exactly one JSON document (or one per line for `webhooks listen`).",
     "",
     "A list prints `{data, meta}` as the HTTP API does (`meta.total`, plus `limit` and `offset` when",
-    "paged). Three lists print a plain array instead, a shape fixed since the first release that",
+    "paged). Three lists print a plain array instead, a format fixed since the first release that",
     "scripts read: `workspaces list`, `keys list` and `webhooks list`.",
     "",
     "## Global options",

@@ -1,5 +1,5 @@
 /**
- * Sign-in emails of dashboard users and end users: trimmed, lower-cased, plausibly shaped.
+ * Sign-in emails of dashboard members and end users: trimmed, lower-cased, plausibly shaped.
  * Pure. Deliverability is not checked (no mail is sent).
  *
  * @example

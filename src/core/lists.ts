@@ -1,5 +1,5 @@
 /**
- * The one shape of every management list, over HTTP and MCP (docs/api-conventions.md):
+ * The one format of every management list, over HTTP and MCP (docs/api-conventions.md):
  * `{data: [...], meta: {...}}`. A paginated list's meta is `{total, limit, offset}`; a list that
  * always answers whole (collections, forms, rules, keys, members, webhooks) has `{total}`, so a
  * client reads `data` and `meta.total` the same way everywhere. Pure.

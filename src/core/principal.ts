@@ -1,5 +1,5 @@
 /**
- * Who is calling, once a credential was checked: an API key, a dashboard user or an account of the
+ * Who is calling, once a credential was checked: an API key, a dashboard member or an account of the
  * workspace's Identity. A core notion: services decide with it (gates), http and h3 produce it.
  * Also the one home of "owners bypass grants" (spec 5.5): every grant check of a principal goes
  * through holdsGrant or assertHoldsGrant.
@@ -9,7 +9,7 @@ import { hasGrant, type Grant } from "./grants.js";
 
 export type Principal =
   | { kind: "key"; id: string; workspaceId: string; grants: readonly Grant[] }
-  | { kind: "user"; id: string; workspaceId: string; role: "owner" | "member"; grants: readonly Grant[] }
+  | { kind: "member"; id: string; workspaceId: string; role: "owner" | "member"; grants: readonly Grant[] }
   | { kind: "account"; id: string; workspaceId: string; email: string; emailVerified: boolean; attributes: Record<string, unknown> };
 
 /**
@@ -25,10 +25,10 @@ export const OPERATOR: Actor = { kind: "operator" };
  * A workspace owner (spec 5.5): the only one who may do the owner-only things.
  *
  * @example
- * isOwner({ kind: "user", role: "owner", … }); // true
+ * isOwner({ kind: "member", role: "owner", … }); // true
  */
 export function isOwner(actor: Actor | undefined): boolean {
-  return actor?.kind === "user" && actor.role === "owner";
+  return actor?.kind === "member" && actor.role === "owner";
 }
 
 /**
@@ -47,7 +47,7 @@ export function bypassesGrants(actor: Actor | undefined): boolean {
  * spec 5.4.2). Accounts carry no grants (spec 5.6); no actor holds nothing.
  *
  * @example
- * holdsGrant({ kind: "user", role: "member", grants: ["entries:write"], … }, "collections:read"); // true
+ * holdsGrant({ kind: "member", role: "member", grants: ["entries:write"], … }, "collections:read"); // true
  */
 export function holdsGrant(actor: Actor | undefined, grant: Grant): boolean {
   if (!actor || actor.kind === "account") return false;

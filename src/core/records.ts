@@ -1,5 +1,5 @@
 /**
- * Records keyed by what users name (entry fields, form fields, attributes, header names) hold
+ * Records keyed by what people name (entry fields, form fields, attributes, header names) hold
  * data, never JavaScript: in a plain object, reading an absent field named `constructor` or
  * `toString` finds Object.prototype's method, and writing `__proto__` replaces the prototype.
  * Such records are built without a prototype and read through their own keys only. Pure.

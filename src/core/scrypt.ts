@@ -26,7 +26,7 @@ export interface ScryptParams {
 export const OWASP_SCRYPT: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 17, r: 8, p: 1 });
 
 /**
- * A deliberately weak cost (1 MiB, ~2 ms) for test suites that create many users; only reachable
+ * A deliberately weak cost (1 MiB, ~2 ms) for test suites that create many members and end users; only reachable
  * through the `insecureFastPasswordHashing` library option, and upgraded by `needsRehash` at the
  * next sign-in on a service running the default.
  *

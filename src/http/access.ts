@@ -10,7 +10,7 @@ export type Access =
   | { kind: "public" }
   /** A key or dashboard session holding `grant` (owners bypass grants, spec 5.5). */
   | { kind: "grant"; grant: Grant }
-  /** Only an owner's dashboard session (spec 5.5: users, keys, webhooks, identity settings). */
+  /** Only an owner's dashboard session (spec 5.5: members, keys, webhooks, identity settings). */
   | { kind: "owner" }
   /** Any valid API key; the handler checks a grant per operation (MCP, spec 4.2). */
   | { kind: "key" }

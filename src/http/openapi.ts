@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of a workspace (GET /api/openapi.json), generated from the route table:
  * each route's method, path, access and summary, plus the zod schemas its body is validated with
  * (zod's own JSON Schema output), so the document cannot drift from what the server enforces.
- * The collections passed in add their entry shapes and delivery paths (like GET /api/dashboard/sdk).
+ * The collections passed in add their entry schemas and delivery paths (like GET /api/dashboard/sdk).
  *
  * @example
  * const doc = openApiDocument(allRoutes, collections, { title: "demo" });
@@ -78,7 +78,7 @@ const PAGE_META: Json = {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** `{data: [item], meta}`, the one list shape (docs/api-conventions.md). */
+/** `{data: [item], meta}`, the one list format (docs/api-conventions.md). */
 function listSchema(item: Json, list: "whole" | "page"): Json {
   return {
     type: "object",

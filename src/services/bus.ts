@@ -31,6 +31,6 @@ export function createEventBus(onListenerError: (error: unknown) => void = () =>
 }
 
 /** Emits the events of a committed write on the service's bus (STYLE 6: after commit). */
-export function publish(ctx: { bus: EventBus }, events: ServiceEvent[]): void {
+export function emitEvents(ctx: { bus: EventBus }, events: ServiceEvent[]): void {
   for (const event of events) ctx.bus.emit(event);
 }

@@ -23,7 +23,7 @@ import { opensCollection } from "../core/openings.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
 
-/** The API shape of a collection and its stored form, for callers outside services. */
+/** A collection in its API form and as stored, for callers outside services. */
 export { collectionView } from "../storage/collections.js";
 export type { StoredCollection };
 

@@ -36,8 +36,8 @@ export async function refreshDashboardTokens(ctx: ServiceContext, workspaceId: s
   const outcome = await ctx.db.dashboardTokens.refresh(workspaceId, refreshToken);
   if (outcome.pair) return outcome.pair;
   if (outcome.replay) {
-    const { userId, revoked } = outcome.replay;
-    ctx.logger.warn(`dashboard refresh token used twice: signed out that sign-in of user ${userId} in workspace ${workspaceId} (${revoked} tokens revoked)`);
+    const { memberId, revoked } = outcome.replay;
+    ctx.logger.warn(`dashboard refresh token used twice: signed out that sign-in of member ${memberId} in workspace ${workspaceId} (${revoked} tokens revoked)`);
   }
   throw unauthorized();
 }

@@ -10,7 +10,7 @@
  */
 import { badRequest, notFound } from "../core/errors.js";
 import { lifecycleEvents, publishedAt, type ContentEventName, type Entry, type ServiceEvent } from "../core/events.js";
-import { publish } from "./bus.js";
+import { emitEvents } from "./bus.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
 import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
@@ -29,7 +29,7 @@ export type { Entry };
 
 /**
  * Creates an entry (draft unless `_status: "published"`); `actorId` is the UUID of the key or
- * dashboard user (spec 2.5 _created_by). Fires content.created (+ content.published).
+ * dashboard member (spec 2.5 _created_by). Fires content.created (+ content.published).
  *
  * @example
  * await createEntry(ctx, ws.id, "posts", { title: "Hi", _status: "published" }, principal.id);
@@ -57,7 +57,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
     const entry = toEntry(c, row, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
   });
-  publish(ctx, events);
+  emitEvents(ctx, events);
   return entry;
 }
 
@@ -88,7 +88,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
     const entry = toEntry(c, next, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, entry._status), entry) };
   });
-  publish(ctx, events);
+  emitEvents(ctx, events);
   return entry;
 }
 
@@ -104,7 +104,7 @@ export async function deleteEntry(ctx: ServiceContext, workspaceId: string, coll
     const entry = toEntry(c, row, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(row.status, null), entry) };
   });
-  publish(ctx, events);
+  emitEvents(ctx, events);
   return entry;
 }
 

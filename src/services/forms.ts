@@ -14,12 +14,12 @@ import type { StoredForm } from "../storage/forms.js";
 import { submissionBlobKey } from "../storage/submissions.js";
 import type { Sql } from "../storage/sql.js";
 import type { ServiceEvent } from "../core/events.js";
-import { publish } from "./bus.js";
+import { emitEvents } from "./bus.js";
 import type { ServiceContext } from "./context.js";
 import { deleteSubmissionBlobs, storeUploads, type Upload } from "./submission-files.js";
 import { assertUploadFits, assertWithinQuota } from "./upload-quota.js";
 
-/** The API shape of a form and its stored form, for callers outside services. */
+/** A form in its API form and as stored, for callers outside services. */
 export { formView } from "../storage/forms.js";
 export type { StoredForm };
 
@@ -179,7 +179,7 @@ export async function submitForm(ctx: ServiceContext, workspaceId: string, slug:
     await deleteSubmissionBlobs(ctx, files.map((f) => submissionBlobKey(workspaceId, id, f.id)));
     throw error;
   }
-  publish(ctx, [event]);
+  emitEvents(ctx, [event]);
   return { id, stored: true };
 }
 

@@ -49,7 +49,7 @@ export function assertCanRead(ctx: ServiceContext, collection: StoredCollection,
  * await evaluateGate(ctx, collection, principal); // throws 401/403, or returns
  */
 export function evaluateGate(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> | undefined {
-  if (!principal || principal.kind === "user") throw unauthorized();
+  if (!principal || principal.kind === "member") throw unauthorized();
   // A key is decided at once (undefined: nothing to wait for); only an account's rule may need the database.
   if (principal.kind !== "key") return accountGate(ctx, collection, principal);
   assertEntriesRead(principal);

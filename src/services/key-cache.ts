@@ -47,7 +47,7 @@ export async function loadWorkspaceKey(
   }
   if (key.workspaceId !== workspace.id) return undefined;
   if (version === undefined) return withPrincipal(key);
-  const entry = { ...withPrincipal(key), version };
-  cache.set(hash, entry);
-  return entry;
+  const cached = { ...withPrincipal(key), version };
+  cache.set(hash, cached);
+  return cached;
 }

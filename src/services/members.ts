@@ -1,5 +1,5 @@
 /**
- * Members and owners, the dashboard users (spec 2.3, 5.5), shared by HTTP, the CLI and bootstrap:
+ * Members and owners (the dashboard users of spec 2.3 and 5.5), shared by HTTP, the CLI and bootstrap:
  * role owner or member and a member's grants; a workspace always keeps an owner (the last one can
  * be neither demoted nor removed, 409). Changes reach the person at their next token refresh
  * (spec 3); removal ends their sessions at once. End users are services/end-users.ts.
@@ -28,7 +28,7 @@ export function findMember(ctx: ServiceContext, workspaceId: string, id: string)
 /** One member or owner, or 404. */
 export async function getMember(ctx: ServiceContext, workspaceId: string, id: string): Promise<Member> {
   const member = await findMember(ctx, workspaceId, id);
-  if (!member) throw notFound("No such dashboard user");
+  if (!member) throw notFound("No such dashboard member");
   return member;
 }
 

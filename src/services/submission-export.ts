@@ -1,6 +1,6 @@
 /**
  * Exporting a form's submissions (personal data: the caller has checked submissions:read), as
- * CSV for spreadsheets or as JSON in the `{data, meta}` list shape. CSV cells that a spreadsheet
+ * CSV for spreadsheets or as JSON in the `{data, meta}` list format. CSV cells that a spreadsheet
  * would run as a formula are defused (docs/forms.md, "Exporting submissions").
  */
 import { listOf, type ListResponse } from "../core/lists.js";

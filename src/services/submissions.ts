@@ -11,7 +11,7 @@ import type { ServiceContext } from "./context.js";
 import { getForm } from "./forms.js";
 import { deleteSubmissionBlobs, readSubmissionFile } from "./submission-files.js";
 
-/** The API shape of a submission and its stored form, for callers outside services. */
+/** A submission in its API form and as stored, for callers outside services. */
 export { submissionView } from "../storage/submissions.js";
 export type { StoredSubmission };
 

@@ -2,7 +2,7 @@
  * Identity end users as they sign in, and their account sessions (spec 2.4, 4.4, 5.6): email +
  * scrypt password (the row itself is written by storage/end-users.ts, sign-up included);
  * a session is an opaque `as_` token valid 30 days from issue, never renewed (signing in again
- * issues a new one), stored hashed, carrying no grants. Deactivated users (active = 0) are
+ * issues a new one), stored hashed, carrying no grants. Deactivated end users (active = 0) are
  * refused by the authenticator on their very next request.
  *
  * @example

@@ -14,7 +14,7 @@ export interface KeyCredential {
   lastUsedAt: string | null;
 }
 export interface DashboardCredential {
-  userId: string;
+  memberId: string;
   workspaceId: string;
   kind: "access" | "refresh";
   role: "owner" | "member";
@@ -57,7 +57,7 @@ export function createCredentialRepo(ctx: StorageContext) {
       );
       return (
         row && {
-          userId: row.user_id,
+          memberId: row.user_id,
           workspaceId: row.workspace_id,
           kind: row.kind === "refresh" ? "refresh" : "access",
           role: row.role === "owner" ? "owner" : "member",

@@ -31,7 +31,7 @@ export interface TokenPair {
  * What a refresh came to: a new pair, or a refusal; `replay` when the token had been used before,
  * with the family that was revoked for it (for the log: never the token).
  */
-export type RefreshOutcome = { pair: TokenPair } | { pair?: undefined; replay?: { userId: string; revoked: number } };
+export type RefreshOutcome = { pair: TokenPair } | { pair?: undefined; replay?: { memberId: string; revoked: number } };
 
 type Holder = Pick<Member, "id" | "role" | "grants">;
 
@@ -85,7 +85,7 @@ export function createDashboardTokenRepo(ctx: StorageContext) {
           if (row.used_at === null) return {}; // expired, never used
           // The revocation is committed, not rolled back: the caller refuses without throwing here.
           const revoked = await tx.run("DELETE FROM dashboard_tokens WHERE family_id = ? AND workspace_id = ?", [row.family_id, workspaceId]);
-          return { replay: { userId: row.user_id, revoked: revoked.changes } };
+          return { replay: { memberId: row.user_id, revoked: revoked.changes } };
         }
         const user = await tx.get<{ id: string; role: string; grants: string }>(
           "SELECT id, role, grants FROM dashboard_users WHERE id = ? AND workspace_id = ?",
@@ -101,13 +101,13 @@ export function createDashboardTokenRepo(ctx: StorageContext) {
      * Signs out: deletes every token of the presented access token's sign-in and, when given,
      * of the refresh token's — only tokens of the same user.
      */
-    async logout(workspaceId: string, userId: string, accessToken: string, refreshToken?: unknown): Promise<void> {
+    async logout(workspaceId: string, memberId: string, accessToken: string, refreshToken?: unknown): Promise<void> {
       const hashes = [hashToken(accessToken)];
       if (isTokenFormat("dashboard_refresh", refreshToken)) hashes.push(hashToken(refreshToken));
       for (const h of hashes) {
         await sql.run(
           "DELETE FROM dashboard_tokens WHERE user_id = ? AND workspace_id = ? AND (token_hash = ? OR family_id IN (SELECT family_id FROM dashboard_tokens WHERE token_hash = ?))",
-          [userId, workspaceId, h, h],
+          [memberId, workspaceId, h, h],
         );
       }
     },

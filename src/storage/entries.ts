@@ -35,7 +35,7 @@ function fromRaw(raw: RawRow): EntryRow {
 }
 
 /**
- * The API shape of a row: id, every defined field (null when unset; many-to-many as id arrays,
+ * The API form of a row: id, every defined field (null when unset; many-to-many as id arrays,
  * empty when unset), then the system fields. Only defined fields appear.
  */
 export function toEntry(def: Pick<CollectionDefinition, "fields">, row: EntryRow, relations: RelationMap | undefined): Entry {

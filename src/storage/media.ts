@@ -26,7 +26,7 @@ export interface MediaRecord {
   url: string;
 }
 
-/** The public `/meta` shape (DESIGN §4.2), plus width/height when known. */
+/** The API form of an asset, as `/meta` answers it (DESIGN §4.2), plus width/height when known. */
 export type MediaMeta = Pick<MediaRecord, "id" | "filename" | "content_type" | "size" | "created_at" | "width" | "height">;
 
 export type MediaPage = ListResponse<MediaRecord, PageMeta>;

@@ -1,12 +1,12 @@
 /**
- * Members and owners, the dashboard users (spec 2.3, 5.5): email + scrypt password, role owner or member, and a member's
+ * Members and owners (the dashboard users of spec 2.3 and 5.5): email + scrypt password, role owner or member, and a member's
  * grants over the eight resources. A workspace always keeps at least one owner. Grant and role
  * changes reach the person at their next token refresh (spec 3), see dashboard-tokens.ts;
- * removing a user ends their sessions at once. Input arrives validated (services/members.ts).
+ * removing a member ends their sessions at once. Input arrives validated (services/members.ts).
  *
  * @example
- * const users = ctx.db.members;
- * await users.create(ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
+ * const members = ctx.db.members;
+ * await members.create(ws.id, { email: "ada@example.com", password: "…", role: "member", grants: ["entries:read"] });
  */
 import { randomUUID } from "node:crypto";
 import { conflict, notFound } from "../core/errors.js";
@@ -20,7 +20,7 @@ import { isUniqueViolation } from "./driver-errors.js";
 import { checkSignIn } from "./password-upgrade.js";
 import type { Sql } from "./sql.js";
 
-/** A dashboard user as shown to owners and the CLI: never the password hash. */
+/** A dashboard member as shown to owners and the CLI: never the password hash. */
 export interface Member {
   id: string;
   email: string;
@@ -73,7 +73,7 @@ export function createMemberRepo(ctx: StorageContext) {
     );
 
   return {
-    /** Creates a user; 409 when the email is taken in this workspace. */
+    /** Creates a member; 409 when the email is taken in this workspace. */
     async create(workspaceId: string, input: { email: string; password: string; role: Role; grants: Grant[] }): Promise<Member> {
       const { email, role, grants } = input;
       const at = nowIso();
@@ -85,7 +85,7 @@ export function createMemberRepo(ctx: StorageContext) {
           [row.id, workspaceId, email, hash, role, row.grants, at, at],
         );
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(`A dashboard user with email ${email} already exists in this workspace`);
+        if (isUniqueViolation(error)) throw conflict(`A dashboard member with email ${email} already exists in this workspace`);
         throw error;
       }
       return toUser(row);
@@ -109,9 +109,9 @@ export function createMemberRepo(ctx: StorageContext) {
       const { role, grants } = patch;
       return withOwnersLocked(workspaceId, async (tx) => {
         const row = await byId(tx, workspaceId, id);
-        if (!row) throw notFound(`No dashboard user ${id} in this workspace`);
+        if (!row) throw notFound(`No dashboard member ${id} in this workspace`);
         if (row.role === "owner" && role === "member" && (await otherOwners(tx, workspaceId, id)) === 0) {
-          throw conflict("Cannot demote the last owner of the workspace; make another user owner first");
+          throw conflict("Cannot demote the last owner of the workspace; make another member owner first");
         }
         const next: Row = { ...row, role: role ?? row.role, grants: grants ? JSON.stringify(grants) : row.grants, updated_at: nowIso() };
         await tx.run("UPDATE dashboard_users SET role = ?, grants = ?, updated_at = ? WHERE id = ?", [next.role, next.grants, next.updated_at, id]);
@@ -119,11 +119,11 @@ export function createMemberRepo(ctx: StorageContext) {
       });
     },
 
-    /** Removes a user and every token of theirs at once. Removing the last owner is refused (409). */
+    /** Removes a member and every token of theirs at once. Removing the last owner is refused (409). */
     async remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
       await withOwnersLocked(workspaceId, async (tx) => {
         const row = await byId(tx, workspaceId, id);
-        if (!row) throw notFound(`No dashboard user ${id} in this workspace`);
+        if (!row) throw notFound(`No dashboard member ${id} in this workspace`);
         if (row.role === "owner" && (await otherOwners(tx, workspaceId, id)) === 0) {
           throw conflict("Cannot remove the last owner of the workspace");
         }
@@ -134,7 +134,7 @@ export function createMemberRepo(ctx: StorageContext) {
     },
 
     /**
-     * The user an email and password name, or undefined — at the same cost whether the email is
+     * The member an email and password name, or undefined — at the same cost whether the email is
      * unknown, the password wrong, or the "password" is an API key (spec 5.1: a key cannot sign in).
      */
     async verifyLogin(workspaceId: string, email: unknown, password: unknown): Promise<Member | undefined> {

@@ -31,7 +31,7 @@ export async function upgradePasswordHash(
 }
 
 /**
- * The one sign-in check of dashboard users and end users: `row` when `password` opens it, else
+ * The one sign-in check of dashboard members and end users: `row` when `password` opens it, else
  * undefined, at equal cost for an unknown email (`row` undefined), a wrong password, a deactivated
  * row (`active` falsy) or a token sent as the password (spec 5.1: a key cannot sign in). A weak
  * hash is upgraded on success.

@@ -9,8 +9,8 @@ import { BUDGET_READ_CONNECTIONS, normalizeParams, toPostgresPlaceholders, type 
 import { mapDriverError } from "./driver-errors.js";
 import { overQueryBudget } from "../core/entry-query.js";
 
-// COUNT(*) and BIGINT columns come back as numbers, as they do on SQLite.
-const types = {
+/** COUNT(*) and BIGINT columns come back as numbers, as they do on SQLite. */
+export const PG_TYPES = {
   getTypeParser(oid: number, format?: "text" | "binary") {
     if (oid === 20) return (v: string) => Number.parseInt(v, 10);
     return pg.types.getTypeParser(oid, format as "text");
@@ -19,7 +19,7 @@ const types = {
 
 /** Connects a pool to `url` (postgres://…) and checks it answers. */
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Sql> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: PG_TYPES });
   // An idle client dropped by a server restart must not crash the process; the pool replaces it.
   pool.on("error", () => {});
 
@@ -66,7 +66,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     const timeout = Math.max(1, Math.floor(ms));
     let budget = budgetPools.get(timeout);
     if (!budget) {
-      const readPool = new pg.Pool({ connectionString: url, max: BUDGET_READ_CONNECTIONS, types, statement_timeout: timeout });
+      const readPool = new pg.Pool({ connectionString: url, max: BUDGET_READ_CONNECTIONS, types: PG_TYPES, statement_timeout: timeout });
       readPool.on("error", () => {});
       budget = { pool: readPool, sql: { ...on(readPool), db0, transaction: (fn) => sql.transaction(fn), close: async () => {} } };
       budgetPools.set(timeout, budget);

@@ -1,5 +1,5 @@
 /**
- * Shared state on Redis, so several instances throttle, rate-limit and invalidate as one.
+ * Shared state on Redis, so several instances throttle and rate-limit as one.
  */
 import { Redis } from "ioredis";
 import type { SharedState } from "./shared-state.js";
@@ -16,18 +16,6 @@ export async function createRedisSharedState(url: string): Promise<SharedState> 
   // ioredis reconnects by itself; without a listener it prints every failed attempt as unhandled.
   client.on("error", () => {});
   await client.connect();
-  let subscriber: Redis | undefined;
-  const listeners = new Map<string, Set<(m: string) => void>>();
-
-  const ensureSubscriber = async () => {
-    if (subscriber) return subscriber;
-    subscriber = client.duplicate();
-    subscriber.on("error", () => {});
-    subscriber.on("message", (channel: string, message: string) => {
-      for (const l of listeners.get(channel.slice(PREFIX.length)) ?? []) l(message);
-    });
-    return subscriber;
-  };
 
   return {
     async claim(key, ttlMs) {
@@ -52,18 +40,6 @@ export async function createRedisSharedState(url: string): Promise<SharedState> 
     async remove(...keys) {
       if (keys.length) await client.del(...keys.map((k) => PREFIX + k));
     },
-    async publish(channel, message) {
-      await client.publish(PREFIX + channel, message);
-    },
-    subscribe(channel, listener) {
-      let set = listeners.get(channel);
-      if (!set) {
-        listeners.set(channel, (set = new Set()));
-        void ensureSubscriber().then((s) => s.subscribe(PREFIX + channel));
-      }
-      set.add(listener);
-      return () => set!.delete(listener);
-    },
     async ping() {
       // Commands queue while ioredis reconnects: a readiness probe must not wait for that.
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -75,8 +51,6 @@ export async function createRedisSharedState(url: string): Promise<SharedState> 
       }
     },
     async close() {
-      listeners.clear();
-      subscriber?.disconnect();
       await client.quit().catch(() => client.disconnect());
     },
   };

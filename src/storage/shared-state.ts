@@ -1,7 +1,7 @@
 /**
- * Ephemeral state shared by every instance of the service: throttles (last_used_at), rate-limit
- * counters, and invalidation messages. In-process by default; Redis when configured, so several
- * instances behave as one (DESIGN §3).
+ * Ephemeral state shared by every instance of the service: throttles (last_used_at) and rate-limit
+ * counters. In-process by default; Redis when configured, so several instances behave as one
+ * (DESIGN §3). Cross-instance invalidation is not here: PostgreSQL pushes it (version-push.ts).
  */
 export interface SharedState {
   /**
@@ -20,9 +20,6 @@ export interface SharedState {
   ttl(key: string): Promise<number>;
   /** Removes claims and counters. */
   remove(...keys: string[]): Promise<void>;
-  /** Publishes an invalidation message to every instance (including this one). */
-  publish(channel: string, message: string): Promise<void>;
-  subscribe(channel: string, listener: (message: string) => void): () => void;
   /** Rejects when a remote store (Redis) is unreachable; absent for the in-process one. */
   ping?(): Promise<void>;
   close(): Promise<void>;
@@ -32,7 +29,6 @@ export interface SharedState {
 export function createMemorySharedState(now: () => number = Date.now): SharedState {
   const claims = new Map<string, number>();
   const counters = new Map<string, { count: number; expires: number }>();
-  const listeners = new Map<string, Set<(m: string) => void>>();
   const sweep = () => {
     const t = now();
     for (const [k, exp] of claims) if (exp <= t) claims.delete(k);
@@ -74,20 +70,10 @@ export function createMemorySharedState(now: () => number = Date.now): SharedSta
         counters.delete(key);
       }
     },
-    async publish(channel, message) {
-      for (const l of listeners.get(channel) ?? []) l(message);
-    },
-    subscribe(channel, listener) {
-      let set = listeners.get(channel);
-      if (!set) listeners.set(channel, (set = new Set()));
-      set.add(listener);
-      return () => set!.delete(listener);
-    },
     async close() {
       clearInterval(timer);
       claims.clear();
       counters.clear();
-      listeners.clear();
     },
   };
 }

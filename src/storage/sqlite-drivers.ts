@@ -103,3 +103,32 @@ export async function openRawSqlite(path: string, driver: SqliteDriverName = def
     exec: (s) => raw.exec(s),
   };
 }
+
+/**
+ * The engine under a db0 SQLite `Database` someone else opened, or undefined when it is not one of
+ * the synchronous engines above (db0's sqlite3, libSQL and D1 connectors are asynchronous: their
+ * statements report no changed-row count and cannot share our write serialization).
+ */
+export async function rawSqliteOf(db0: Db0Database): Promise<RawSqlite | undefined> {
+  const raw = (await db0.getInstance()) as { prepare?: unknown; exec?: unknown } | null;
+  if (!raw || typeof raw.prepare !== "function" || typeof raw.exec !== "function") return undefined;
+  const engine = raw as { prepare(sql: string): RawStatement; exec(sql: string): unknown };
+  try {
+    // A synchronous engine answers at once with the row; an asynchronous one with a statement or a promise.
+    const row = engine.prepare("SELECT 1 AS ok").get() as { ok?: unknown } | undefined;
+    if (row?.ok !== 1) return undefined;
+  } catch {
+    return undefined;
+  }
+  const driver: SqliteDriverName = isBun() ? "bun:sqlite" : db0.connector === "node-sqlite" ? "node:sqlite" : "better-sqlite3";
+  return {
+    driver,
+    db0,
+    // bun:sqlite answers null for "no row"; the others undefined.
+    prepare: (s) => {
+      const stmt = engine.prepare(s);
+      return { all: (...p) => stmt.all(...p), run: (...p) => stmt.run(...p), get: (...p) => stmt.get(...p) ?? undefined };
+    },
+    exec: (s) => void engine.exec(s),
+  };
+}

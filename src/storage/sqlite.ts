@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { PRIVATE_DIR_MODE, preparePrivateDatabaseFile } from "./private-files.js";
 import { createMutex, normalizeParams, type Sql, type SqlValue } from "./sql.js";
 import { mapDriverError } from "./driver-errors.js";
-import { openRawSqlite, type RawStatement, type SqliteDriverName } from "./sqlite-drivers.js";
+import { openRawSqlite, type RawSqlite, type RawStatement, type SqliteDriverName } from "./sqlite-drivers.js";
 
 const BUSY_WAIT_MS = 5000;
 /** Bytes per database page of a new database file (SQLite's default is 4096). */
@@ -20,7 +20,14 @@ export async function openSqlite(path: string, driver?: SqliteDriverName): Promi
     mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
     preparePrivateDatabaseFile(path);
   }
-  const raw = await openRawSqlite(path, driver);
+  return sqliteOn(await openRawSqlite(path, driver));
+}
+
+/**
+ * The service's Sql over an open engine: the pragmas below, statements prepared once, and writes
+ * serialized. Also how a db0 SQLite `Database` passed as the `database` option is used (from-db0.ts).
+ */
+export function sqliteOn(raw: RawSqlite): Sql & { driver: SqliteDriverName } {
   const { db0 } = raw;
   // Takes effect only on a new, empty file (an existing database keeps its page size): a commit
   // writes every page it touched to the WAL, and entries with their indexes touch ~15 pages, so

@@ -1,5 +1,5 @@
 /**
- * Dashboard users and sessions over real HTTP (spec 2.3, 3, 5.1, 5.5; DESIGN §4.2): login,
+ * Dashboard members and sessions over real HTTP (spec 2.3, 3, 5.1, 5.5; DESIGN §4.2): login,
  * refresh re-reads grants, rotation, expiry, owner-only routes, last owner, uniform login
  * failures. Sign-in throttling has its own suite (sign-in-throttle.test.ts).
  */

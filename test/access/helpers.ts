@@ -24,7 +24,7 @@ const echo = (path: string, rule: Access, summary: string): RouteDef => ({
   path,
   access: rule,
   summary,
-  handler: (_e, { principal }) => ({ ok: true, principal: principal?.kind ?? null, role: principal?.kind === "user" ? principal.role : undefined }),
+  handler: (_e, { principal }) => ({ ok: true, principal: principal?.kind ?? null, role: principal?.kind === "member" ? principal.role : undefined }),
 });
 
 /** Test-only routes: one per grant, plus owner / key / session / account / public / custom. */

@@ -1,6 +1,6 @@
 /**
  * Passwords at OWASP's scrypt cost, and stored hashes with older parameters rehashed at the next
- * successful sign-in, for dashboard users and end-user accounts alike. Real HTTP, both drivers,
+ * successful sign-in, for dashboard members and end-user accounts alike. Real HTTP, both drivers,
  * with the service's default cost (not the fast test cost other suites use).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

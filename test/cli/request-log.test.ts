@@ -86,7 +86,7 @@ describe.skipIf(!builtCli).each(drivers)("svc serve request log on %s", (driver)
       const line = (re: RegExp) => out.split("\n").find((l) => re.test(l));
       expect(line(/^POST localhost \/api\/dashboard\/login 200 [\d.]+ms -$/)).toBeDefined();
       expect(line(/^POST localhost \/api\/dashboard\/login 401 [\d.]+ms -$/)).toBeDefined();
-      expect(line(new RegExp(`^GET localhost /api/dashboard/keys 200 [\\d.]+ms user:${secrets.ownerId}$`))).toBeDefined();
+      expect(line(new RegExp(`^GET localhost /api/dashboard/keys 200 [\\d.]+ms member:${secrets.ownerId}$`))).toBeDefined();
       expect(line(new RegExp(`^GET localhost /api/dashboard/collections/posts/entries\\?limit&filter\\[title\\] 404 [\\d.]+ms key:${secrets.keyId}$`))).toBeDefined();
       expect(line(/^GET localhost \/api\/dashboard\/collections 401 [\d.]+ms -$/)).toBeDefined();
       expect(line(/^GET nowhere\.example \/api\/dashboard\/collections 404 [\d.]+ms -$/)).toBeDefined();

@@ -273,7 +273,7 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     // Removal ends the person's sessions at once.
     expect(await ok("members", "remove", "ada@example.com", "-w", "demo")).toEqual({ id: ada.id, deleted: true });
     expect((await server.request("/api/dashboard/collections", { token })).status).toBe(401);
-    expect(await fails(1, "members", "remove", ada.id, "-w", "demo")).toMatch(/No such dashboard user/);
+    expect(await fails(1, "members", "remove", ada.id, "-w", "demo")).toMatch(/No such dashboard member/);
     expect((await ok("members", "list", "-w", "demo")).data.map((m: { id: string }) => m.id)).toEqual([owner.id]);
   });
 

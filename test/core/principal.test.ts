@@ -6,7 +6,7 @@ import { OPERATOR, assertHoldsGrant, bypassesGrants, holdsGrant, isOwner, type A
 
 const base = { id: "p1", workspaceId: "w1" };
 const key = (grants: Grant[]): Actor => ({ kind: "key", ...base, grants });
-const user = (role: "owner" | "member", grants: Grant[]): Actor => ({ kind: "user", ...base, role, grants });
+const member = (role: "owner" | "member", grants: Grant[]): Actor => ({ kind: "member", ...base, role, grants });
 const account: Actor = { kind: "account", ...base, email: "a@example.com", emailVerified: true, attributes: { plan: "pro" } };
 const grantsArb = fc.subarray([...ALL_GRANTS]);
 const grantArb = fc.constantFrom(...ALL_GRANTS);
@@ -24,13 +24,13 @@ function refusal(fn: () => void): { status: number; message: string } | undefine
 describe("owners bypass grants (spec 5.5)", () => {
   it("an owner holds every grant, even with an empty set; so does the operator", () => {
     for (const grant of ALL_GRANTS) {
-      expect(holdsGrant(user("owner", []), grant)).toBe(true);
+      expect(holdsGrant(member("owner", []), grant)).toBe(true);
       expect(holdsGrant(OPERATOR, grant)).toBe(true);
-      expect(() => assertHoldsGrant(user("owner", []), grant)).not.toThrow();
+      expect(() => assertHoldsGrant(member("owner", []), grant)).not.toThrow();
     }
-    expect(bypassesGrants(user("owner", []))).toBe(true);
+    expect(bypassesGrants(member("owner", []))).toBe(true);
     expect(bypassesGrants(OPERATOR)).toBe(true);
-    expect(isOwner(user("owner", []))).toBe(true);
+    expect(isOwner(member("owner", []))).toBe(true);
     // The operator bypasses grants but is no owner: owner-only routes stay a dashboard owner's.
     expect(isOwner(OPERATOR)).toBe(false);
   });
@@ -38,7 +38,7 @@ describe("owners bypass grants (spec 5.5)", () => {
   it("members and keys hold exactly their grant set with the spec 5.4.2 implications", () => {
     fc.assert(
       fc.property(grantsArb, grantArb, (grants, grant) => {
-        for (const actor of [user("member", grants), key(grants)]) {
+        for (const actor of [member("member", grants), key(grants)]) {
           expect(bypassesGrants(actor)).toBe(false);
           expect(isOwner(actor)).toBe(false);
           expect(holdsGrant(actor, grant)).toBe(hasGrant(grants, grant));
@@ -47,7 +47,7 @@ describe("owners bypass grants (spec 5.5)", () => {
         }
       }),
     );
-    expect(holdsGrant(user("member", ["entries:write"]), "collections:read")).toBe(true);
+    expect(holdsGrant(member("member", ["entries:write"]), "collections:read")).toBe(true);
     expect(holdsGrant(key(["forms:read"]), "submissions:read")).toBe(false);
   });
 

@@ -24,7 +24,7 @@ export async function createTestKey(ctx: ServiceContext, workspaceId: string, gr
   return { id, token };
 }
 
-/** A dashboard user with a valid one-hour access token. */
+/** A dashboard member with a valid one-hour access token. */
 export async function createTestSession(
   ctx: ServiceContext,
   workspaceId: string,

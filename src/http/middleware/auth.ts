@@ -34,7 +34,7 @@ declare module "h3" {
 }
 
 /** The principal each bearer prefix resolves to; a `dr_` refresh token resolves to none. */
-const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "key", dashboard_access: "user", account_session: "account" };
+const PRINCIPAL_OF: Partial<Record<TokenKind, Principal["kind"]>> = { api_key: "key", dashboard_access: "member", account_session: "account" };
 
 /**
  * The principal a request's Authorization header names, or undefined when there is none.
@@ -87,7 +87,7 @@ async function lookUp(service: ServiceContext, workspace: TenantWorkspace, kind:
       const session = await findDashboardToken(service, hash);
       if (!session || session.kind !== "access" || session.workspaceId !== workspace.id) throw unauthorized();
       if (Date.parse(session.expiresAt) <= now) throw unauthorized();
-      return { kind: "user", id: session.userId, workspaceId: session.workspaceId, role: session.role, grants: session.grants };
+      return { kind: "member", id: session.memberId, workspaceId: session.workspaceId, role: session.role, grants: session.grants };
     }
     case "account_session": {
       const session = await findAccountSession(service, hash);
@@ -131,7 +131,7 @@ export async function authorize(
       if (principal.kind !== "key") throw unauthorized();
       return principal;
     case "session":
-      if (principal.kind !== "user") throw forbidden("A dashboard session is required");
+      if (principal.kind !== "member") throw forbidden("A dashboard session is required");
       return principal;
     case "account":
       if (principal.kind !== "account") throw forbidden("An account session is required");

@@ -26,7 +26,7 @@ export interface SignInAttempt {
 
 /**
  * Refuses (429) while the account + address or the address is in back-off; otherwise counts the
- * attempt as a failure until `succeeded()` says otherwise. `surface` keeps dashboard users and end
+ * attempt as a failure until `succeeded()` says otherwise. `surface` keeps dashboard members and end
  * users with the same email apart.
  *
  * @example

@@ -24,13 +24,13 @@ export const credentialsSchema = z.object({ email: z.string(), password: z.strin
 
 /**
  * The body of a refresh, and the optional one of a sign-out. Anything that is not a live token
- * of the right kind is 401 without saying why (storage checks the token), so a body of another
- * shape is answered the same.
+ * of the right kind is 401 without saying why (storage checks the token), so any other body is
+ * answered the same.
  */
 export const refreshBodySchema = z.object({ refresh_token: z.string().meta({ description: "The dr_ token of the last pair" }) });
 const logoutBodySchema = refreshBodySchema.partial();
 
-/** Reads `{email, password}`; 400 only for a body that is not that shape (no oracle in it). */
+/** Reads `{email, password}`; 400 only for a body that is not that object (no oracle in it). */
 export function readCredentials(body: Record<string, unknown>): { email: string; password: string } {
   const parsed = credentialsSchema.safeParse(body);
   if (!parsed.success) throw badRequest("Send {email, password} as strings");

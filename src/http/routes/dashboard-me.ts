@@ -12,10 +12,10 @@ export const dashboardMeRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/me",
     access: access.session,
-    summary: "The signed-in dashboard user: {id, email, role, grants, workspace: {slug, name, identity}}",
+    summary: "The signed-in dashboard member: {id, email, role, grants, workspace: {slug, name, identity}}",
     response: { description: "{id, email, role, grants, workspace: {slug, name, identity}}" },
     async handler(_event, { service, workspace, principal }) {
-      if (principal?.kind !== "user") throw unauthorized();
+      if (principal?.kind !== "member") throw unauthorized();
       const user = await findMember(service, workspace.id, principal.id);
       if (!user) throw unauthorized();
       return {

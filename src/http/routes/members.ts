@@ -1,5 +1,5 @@
 /**
- * Members and owners, the dashboard users of spec 2.3 and 5.5 (DESIGN §4.2): owner only. Role
+ * Members and owners (the dashboard users of spec 2.3 and 5.5; DESIGN §4.2): owner only. Role
  * owner or member and a member's grants; the last owner can be neither removed nor demoted.
  * Changes reach the person at their next token refresh (spec 3); removal ends their sessions at once.
  */

@@ -1,6 +1,6 @@
 /**
  * GET /api/openapi.json: the workspace's OpenAPI 3.1 document (http/openapi.ts). Readable without
- * a credential, since the routes are the same on every workspace; the shapes of private and gated
+ * a credential, since the routes are the same on every workspace; the entry schemas of private and gated
  * collections are workspace data readable with collections:read only (like GET /api/dashboard/sdk),
  * so the anonymous document lists public collections alone. The document differs by credential in
  * that alone: two classes, each built once per content version (http/openapi-cache.ts), with a
@@ -17,7 +17,7 @@ import { listCollections } from "../../services/collections.js";
 import type { Principal } from "../../core/principal.js";
 
 const mayReadDefinitions = (p: Principal | undefined) =>
-  p !== undefined && p.kind !== "account" && ((p.kind === "user" && p.role === "owner") || hasGrant(p.grants, "collections:read"));
+  p !== undefined && p.kind !== "account" && ((p.kind === "member" && p.role === "owner") || hasGrant(p.grants, "collections:read"));
 
 /** The route, documenting `routes()` (read when asked, so the list may include this route itself). */
 export function openApiRoutes(routes: () => readonly RouteDef[]): RouteDef[] {
@@ -25,11 +25,11 @@ export function openApiRoutes(routes: () => readonly RouteDef[]): RouteDef[] {
     {
       method: "GET",
       path: "/api/openapi.json",
-      access: access.custom("none; private and gated collections' shapes only with a key or dashboard session holding collections:read"),
+      access: access.custom("none; private and gated collections' schemas only with a key or dashboard session holding collections:read"),
       summary: "This workspace's OpenAPI 3.1 document (routes, bodies, per-collection entry schemas)",
       response: { description: "An OpenAPI 3.1 document" },
       handler: async (event, { service, workspace }) => {
-        const principal = await authenticate(event, service, workspace, ["key", "user"]);
+        const principal = await authenticate(event, service, workspace, ["key", "member"]);
         const visible = mayReadDefinitions(principal);
         // Read before the collections, so a race labels newer collections with an older version
         // (a later rebuild), never older collections with a newer one.

@@ -1,15 +1,15 @@
 /**
- * `svc webhooks update|delete|settings` beside list/create/test/secret/listen (webhooks.ts).
+ * `svc webhooks update|delete|settings`: changes to a webhook after it was created.
  * `settings` takes one explicit flag per setting, from the SETTINGS table below: a new setting is
  * one row there (its flag, its key in the settings body, how its value is read).
  */
 import type { Command } from "commander";
-import { deleteWebhook, getWebhookSettings, updateWebhook, updateWebhookSettings, type WebhookSettings } from "../services/webhooks.js";
-import { choiceOption, parseBoolean, parseCount, splitPair } from "./args.js";
-import { EVENT_NAMES, WEBHOOK_FORMATS } from "../core/events.js";
-import { requireWorkspace, withService } from "./context.js";
-import { UsageError } from "./errors.js";
-import { webhookLine } from "./webhooks.js";
+import { deleteWebhook, getWebhookSettings, updateWebhook, updateWebhookSettings, type WebhookSettings } from "../../services/webhooks.js";
+import { choiceOption, parseBoolean, parseCount, splitPair } from "../args.js";
+import { EVENT_NAMES, WEBHOOK_FORMATS } from "../../core/events.js";
+import { requireWorkspace, withService } from "../context.js";
+import { UsageError } from "../errors.js";
+import { webhookLine } from "./records.js";
 
 const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
 

@@ -1,14 +1,14 @@
 /**
- * `svc members list|update|remove` beside `svc members create` (users.ts): the dashboard members
- * and owners of a workspace. A member is named by id or sign-in email. Changes reach the person at
- * their next token refresh; removal ends their sessions at once; the last owner stays.
+ * `svc members list|update|remove`: the dashboard members and owners of a workspace. A member is
+ * named by id or sign-in email. Changes reach the person at their next token refresh; removal ends
+ * their sessions at once; the last owner stays.
  */
 import type { Command } from "commander";
-import { listOf } from "../core/lists.js";
-import { getMember, listMembers, removeMember, updateMember, type Member } from "../services/members.js";
-import type { ServiceContext } from "../services/context.js";
-import { requireWorkspace, withService } from "./context.js";
-import { UsageError } from "./errors.js";
+import { listOf } from "../../core/lists.js";
+import { getMember, listMembers, removeMember, updateMember, type Member } from "../../services/members.js";
+import type { ServiceContext } from "../../services/context.js";
+import { requireWorkspace, withService } from "../context.js";
+import { UsageError } from "../errors.js";
 
 const WS = ["-w, --workspace <slug>", "workspace slug"] as const;
 const view = (m: Member) => ({ id: m.id, email: m.email, role: m.role, grants: m.grants, created_at: m.created_at, updated_at: m.updated_at });
@@ -23,7 +23,6 @@ async function findMember(ctx: ServiceContext, workspaceId: string, ref: string)
   return getMember(ctx, workspaceId, ref);
 }
 
-/** Adds the commands to the `members` group that users.ts created. */
 export function registerMemberCommands(members: Command): void {
   members
     .command("list")

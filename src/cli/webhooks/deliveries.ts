@@ -3,10 +3,10 @@
  * rotation (beyond spec 6.6), through services/webhook-deliveries.ts like the HTTP routes.
  */
 import type { Command } from "commander";
-import { requireWorkspace, withService } from "./context.js";
-import { UsageError } from "./errors.js";
-import { listDeliveries, redeliver, rotateSecret, DEFAULT_ROTATION_WINDOW_SECONDS } from "../services/webhook-deliveries.js";
-import type { DeliveryLogRecord } from "../services/webhook-deliveries.js";
+import { requireWorkspace, withService } from "../context.js";
+import { UsageError } from "../errors.js";
+import { listDeliveries, redeliver, rotateSecret, DEFAULT_ROTATION_WINDOW_SECONDS } from "../../services/webhook-deliveries.js";
+import type { DeliveryLogRecord } from "../../services/webhook-deliveries.js";
 
 const row = (d: DeliveryLogRecord) =>
   `${d.id}  ${d.sent_at}  ${d.ok ? "✔" : "✖"} ${d.response_status ?? "—"}  ${d.event}  attempt ${d.attempt}${d.redelivery ? " (redelivery)" : ""}  ${d.duration_ms} ms  ${d.delivery_id}${d.error && !d.ok ? `  ${d.error}` : ""}`;

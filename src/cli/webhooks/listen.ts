@@ -8,10 +8,10 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from "node:https";
 import { readFileSync } from "node:fs";
 import { consola } from "consola";
-import { commandConfig } from "./context.js";
-import { UsageError } from "./errors.js";
-import { clientHost } from "./banner.js";
-import { verifyNodeRequest } from "../core/signature.js";
+import { commandConfig } from "../context.js";
+import { UsageError } from "../errors.js";
+import { clientHost } from "../banner.js";
+import { verifyNodeRequest } from "../../core/signature.js";
 
 interface ListenFlags {
   secret: string;
@@ -48,7 +48,7 @@ export function registerListen(wh: Command): void {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${opts.port}`);
       let tls: Tls | undefined;
       if (opts.cert) tls = { cert: readFileSync(opts.cert), key: readFileSync(opts.key!) };
-      else if (!opts.http) tls = await (await import("./local-tls.js")).localTls(config.data);
+      else if (!opts.http) tls = await (await import("../local-tls.js")).localTls(config.data);
       await listen({ ...opts, port, tls, json: out.json });
     });
 }

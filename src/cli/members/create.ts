@@ -1,24 +1,13 @@
 /**
- * `svc members create` and its fixed older name `svc users create` (DESIGN §4.1): a dashboard
- * member or owner; members.ts adds list/update/remove. End users (the workspace's Identity
- * accounts) are `svc end-users` (end-users.ts).
+ * `svc members create` (and its alias `svc users create`): a dashboard member or owner.
  */
 import type { Command } from "commander";
-import { createMember } from "../services/members.js";
-import { requireWorkspace, withService } from "./context.js";
-import { UsageError } from "./errors.js";
-import { PASSWORD_STDIN_OPTION, passwordFromFlags } from "./password.js";
+import { createMember } from "../../services/members.js";
+import { requireWorkspace, withService } from "../context.js";
+import { UsageError } from "../errors.js";
+import { PASSWORD_STDIN_OPTION, passwordFromFlags } from "../password.js";
 
-/** Registers both groups; returns `svc members` for the commands of members.ts. */
-export function registerMembers(program: Command): Command {
-  const members = program.command("members").description("Dashboard members and owners (the people who run the workspace)");
-  addCreateMember(members);
-  // The name DESIGN fixed; kept for scripts. "users" here means members, never end users.
-  addCreateMember(program.command("users").description("Dashboard members and owners: the same as `svc members`"));
-  return members;
-}
-
-function addCreateMember(group: Command): void {
+export function addCreateMember(group: Command): void {
   group
     .command("create")
     .description("Create a dashboard member or owner")

@@ -1,17 +1,16 @@
 /**
- * `svc webhooks list|create|test|secret|listen` (DESIGN §4.1), and deliveries|redeliver|rotate-secret (webhook-deliveries.ts).
+ * `svc webhooks list|create|test|secret` (DESIGN §4.1): a workspace's webhooks, a test delivery
+ * and the signing secret.
  */
 import type { Command } from "commander";
-import { requireWorkspace, withService } from "./context.js";
-import { UsageError } from "./errors.js";
-import { registerListen } from "./webhooks-listen.js";
-import { registerDeliveryCommands } from "./webhook-deliveries.js";
-import { createWebhook, getWebhookSettings, listWebhooks, testWebhook, type WebhookRecord } from "../services/webhooks.js";
-import { EVENT_NAMES, WEBHOOK_FORMATS } from "../core/events.js";
-import { choiceOption } from "./args.js";
-import { SIGNATURE_HEADER } from "../core/signature.js";
+import { requireWorkspace, withService } from "../context.js";
+import { UsageError } from "../errors.js";
+import { createWebhook, getWebhookSettings, listWebhooks, testWebhook, type WebhookRecord } from "../../services/webhooks.js";
+import { EVENT_NAMES, WEBHOOK_FORMATS } from "../../core/events.js";
+import { choiceOption } from "../args.js";
+import { SIGNATURE_HEADER } from "../../core/signature.js";
 
-/** One webhook on one line (also used by webhooks-manage.ts). */
+/** One webhook on one line (also used by manage.ts). */
 export const webhookLine = (w: WebhookRecord) =>
   `${w.id}  ${w.active ? "active  " : "inactive"}  ${w.url}  [${w.events.join(", ")}]${w.format === "service" ? "" : `  format=${w.format}`}${w.header_names.length ? `  headers: ${w.header_names.join(", ")}` : ""}`;
 
@@ -25,10 +24,7 @@ function parseHeaderFlags(values: string[] = []): Record<string, string> {
   return out;
 }
 
-/** Registers the group; returns it for the commands of webhooks-manage.ts. */
-export function registerWebhooks(program: Command): Command {
-  const wh = program.command("webhooks").description("Manage, test and receive webhooks");
-
+export function registerRecordCommands(wh: Command): void {
   wh.command("list")
     .description("List a workspace's webhooks (never secrets or header values)")
     .requiredOption("-w, --workspace <slug>", "workspace")
@@ -94,8 +90,4 @@ export function registerWebhooks(program: Command): Command {
         out.result({ id, secret }, () => secret);
       });
     });
-
-  registerDeliveryCommands(wh);
-  registerListen(wh);
-  return wh;
 }
