@@ -74,7 +74,7 @@ export const api = {
   updateCollection: (name: string, body: T.CollectionInput) => call<T.Collection>(`/collections/${enc(name)}`, { method: "PUT", body }),
   /** One field added, renamed or removed; `confirmDrop` lets a removal drop stored values (else 409 with `values`). */
   changeCollectionField: (name: string, body: T.FieldChange, confirmDrop = false) =>
-    call<{ data: T.Collection; meta: { values: number } }>(`/collections/${enc(name)}`, { method: "PATCH", body, query: confirmDrop ? { confirm: "drop" } : undefined }),
+    call<T.FieldChangeResult>(`/collections/${enc(name)}`, { method: "PATCH", body, query: confirmDrop ? { confirm: "drop" } : undefined }),
   deleteCollection: (name: string) => call<T.Collection>(`/collections/${enc(name)}`, { method: "DELETE" }),
 
   entries: (name: string, query: Record<string, string | number>) => call<T.Page<T.Entry>>(`/collections/${enc(name)}/entries`, { query }),
@@ -85,12 +85,12 @@ export const api = {
   deleteEntry: (name: string, id: string) => call<T.Entry>(`/collections/${enc(name)}/entries/${enc(id)}`, { method: "DELETE" }),
 
   keys: () => list<T.ApiKey>("/keys"),
-  createKey: (name: string, grants: string[]) => call<T.ApiKey & { value: string }>("/keys", { method: "POST", body: { name, grants } }),
+  createKey: (name: string, grants: T.Grant[]) => call<T.CreatedApiKey>("/keys", { method: "POST", body: { name, grants } }),
   revokeKey: (id: string) => call<unknown>(`/keys/${enc(id)}`, { method: "DELETE" }),
 
   members: () => list<T.Member>("/members"),
-  createMember: (body: { email: string; password: string; role: string; grants: string[] }) => call<T.Member>("/members", { method: "POST", body }),
-  updateMember: (id: string, body: { role?: string; grants?: string[] }) => call<T.Member>(`/members/${enc(id)}`, { method: "PATCH", body }),
+  createMember: (body: T.MemberInput) => call<T.Member>("/members", { method: "POST", body }),
+  updateMember: (id: string, body: T.MemberChange) => call<T.Member>(`/members/${enc(id)}`, { method: "PATCH", body }),
   removeMember: (id: string) => call<unknown>(`/members/${enc(id)}`, { method: "DELETE" }),
 
   webhooks: () => list<T.Webhook>("/webhooks"),
@@ -99,11 +99,11 @@ export const api = {
   updateWebhook: (id: string, body: T.WebhookInput) => call<T.Webhook>(`/webhooks/${enc(id)}`, { method: "PUT", body }),
   deleteWebhook: (id: string) => call<unknown>(`/webhooks/${enc(id)}`, { method: "DELETE" }),
   webhookSettings: (id: string) => call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`),
-  updateWebhookSettings: (id: string, body: Partial<T.WebhookSettings>) =>
+  updateWebhookSettings: (id: string, body: T.WebhookSettingsInput) =>
     call<T.WebhookSettings>(`/webhooks/${enc(id)}/settings`, { method: "PUT", body }),
   webhookDeliveries: (id: string) => list<T.DeliveryAttempt>(`/webhooks/${enc(id)}/deliveries`),
   redeliver: (id: string, attemptId: string) =>
-    call<{ delivery_id: string; redelivery_of: string }>(`/webhooks/${enc(id)}/deliveries/${enc(attemptId)}/redeliver`, { method: "POST" }),
+    call<T.Redelivery>(`/webhooks/${enc(id)}/deliveries/${enc(attemptId)}/redeliver`, { method: "POST" }),
   rotateWebhookSecret: (id: string, windowSeconds: number) =>
     call<T.RotatedSecret>(`/webhooks/${enc(id)}/rotate-secret`, { method: "POST", body: { window_seconds: windowSeconds } }),
   testWebhook: (id: string, event?: string) => call<T.TestDelivery>(`/webhooks/${enc(id)}/test`, { method: "POST", body: event ? { event } : {} }),
@@ -123,14 +123,14 @@ export const api = {
   deleteRule: (id: string) => call<unknown>(`/rules/${enc(id)}`, { method: "DELETE" }),
 
   deploys: () => list<T.Deploy>("/site/deploys"),
-  rollback: (deploy_id: string) => call<unknown>("/site/rollback", { method: "POST", body: { deploy_id } }),
+  rollback: (deploy_id: string) => call<T.LiveDeploy>("/site/rollback", { method: "POST", body: { deploy_id } }),
 
-  identity: () => call<Record<string, unknown>>("/identity"),
-  updateIdentity: (body: Record<string, unknown>) => call<Record<string, unknown>>("/identity", { method: "PUT", body }),
+  identity: () => call<T.IdentitySettings>("/identity"),
+  updateIdentity: (body: Partial<T.IdentitySettings>) => call<T.IdentitySettings>("/identity", { method: "PUT", body }),
 
   endUsers: (query: Record<string, string | number> = {}) => call<T.Page<T.EndUser>>("/users", { query }),
-  createEndUser: (body: { email: string; password: string }) => call<T.EndUser>("/users", { method: "POST", body }),
-  updateEndUser: (id: string, body: { active?: boolean }) => call<T.EndUser>(`/users/${enc(id)}`, { method: "PATCH", body }),
+  createEndUser: (body: T.EndUserInput) => call<T.EndUser>("/users", { method: "POST", body }),
+  updateEndUser: (id: string, body: T.EndUserChange) => call<T.EndUser>(`/users/${enc(id)}`, { method: "PATCH", body }),
   deleteEndUser: (id: string) => call<unknown>(`/users/${enc(id)}`, { method: "DELETE" }),
 
   submissions: (slug: string, query: Record<string, string | number> = {}) => call<T.Page<T.Submission>>(`/forms/${enc(slug)}/submissions`, { query }),

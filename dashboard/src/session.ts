@@ -9,7 +9,7 @@
 // takes the new pair instead of presenting the spent one.
 import { reactive } from "vue";
 import { api, setAccessToken, setUnauthorizedHandler, statusOf } from "./api";
-import type { Grant, Me, Resource, TokenPair } from "./types";
+import type { Grant, Me, TokenPair } from "./types";
 
 const REFRESH_KEY = "contentsvc.refresh";
 const EARLY_MS = 60_000;
@@ -89,19 +89,8 @@ export async function resume(): Promise<void> {
   session.ready = true;
 }
 
-const holds = (grants: readonly Grant[], grant: Grant) => {
-  const [resource, action] = grant.split(":") as [Resource, "read" | "write"];
-  if (grants.includes(grant)) return true;
-  if (action === "read" && grants.includes(`${resource}:write`)) return true;
-  // The two cross-resource implications of the API: entries ⇒ collections:read, submissions ⇒ forms:read.
-  if (grant === "collections:read") return grants.some((g) => g.startsWith("entries:"));
-  if (grant === "forms:read") return grants.some((g) => g.startsWith("submissions:"));
-  return false;
-};
-
-/** True when the session holds `grant` as the API checks it (owners hold everything). */
+/** True when the session holds `grant` in effect: the server's own answer (owners hold everything). */
 export function can(grant: Grant): boolean {
-  const me = session.me;
-  return !!me && (me.role === "owner" || holds(me.grants, grant));
+  return session.me?.effective_grants.includes(grant) ?? false;
 }
 export const isOwner = () => session.me?.role === "owner";

@@ -46,7 +46,8 @@ const fieldNameSchema = z
   })
   .regex(FIELD_NAME, "must be 1-63 letters, digits or underscores, starting with a letter");
 
-const fieldSchema = z
+/** One field of a collection definition: name, type, required, and a relation's target collection. */
+export const collectionFieldSchema = z
   .strictObject({
     name: fieldNameSchema,
     type: z.enum(FIELD_TYPES),
@@ -60,7 +61,7 @@ const fieldSchema = z
   });
 
 /** One field of a definition. */
-export type FieldDefinition = z.infer<typeof fieldSchema>;
+export type FieldDefinition = z.infer<typeof collectionFieldSchema>;
 
 /** The body of POST/PUT /api/dashboard/collections (rule: a rule id, only with access gated). */
 export const collectionDefinitionSchema = z
@@ -69,7 +70,7 @@ export const collectionDefinitionSchema = z
       .string()
       .regex(COLLECTION_NAME, "must be 1-63 lowercase letters, digits or underscores, starting with a letter")
       .refine((n) => !RESERVED_COLLECTION_NAMES.includes(n), "is reserved (a path under /api/v1/)"),
-    fields: z.array(fieldSchema).max(200).default([]),
+    fields: z.array(collectionFieldSchema).max(200).default([]),
     access: z.enum(ACCESS_MODES).default("private"),
     rule: z.string().min(1).max(200).nullable().optional(),
   })
@@ -161,9 +162,10 @@ export function toEventEntry(def: Pick<CollectionDefinition, "fields">, entry: E
  */
 export type FieldChange = { add: FieldDefinition } | { rename: { from: string; to: string } } | { remove: string };
 
-const fieldChangeSchema = z.union([
-  z.strictObject({ add: fieldSchema }),
-  z.strictObject({ rename: z.strictObject({ from: z.string().min(1), to: fieldSchema.shape.name }) }),
+/** The body of PATCH /api/dashboard/collections/{name} (see {@link parseFieldChange}). */
+export const fieldChangeSchema = z.union([
+  z.strictObject({ add: collectionFieldSchema }),
+  z.strictObject({ rename: z.strictObject({ from: z.string().min(1), to: collectionFieldSchema.shape.name }) }),
   z.strictObject({ remove: z.string().min(1) }),
 ]);
 

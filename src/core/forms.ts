@@ -26,7 +26,8 @@ const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 const HONEYPOT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
 const TEXT_TYPES: ReadonlySet<FormFieldType> = new Set(["string", "text", "email", "url"]);
 
-const fieldSchema = z
+/** One field of a form definition. */
+export const formFieldSchema = z
   .strictObject({
     name: z
       .string()
@@ -50,14 +51,14 @@ const fieldSchema = z
   });
 
 /** One field of a form. */
-export type FormField = z.infer<typeof fieldSchema>;
+export type FormField = z.infer<typeof formFieldSchema>;
 
 /** The body of POST and PUT /api/dashboard/forms. */
 export const formDefinitionSchema = z
   .strictObject({
     slug: z.string().regex(SLUG, "must be 1-64 lowercase letters, digits or dashes, not starting or ending with a dash"),
     name: z.string().trim().min(1, "must not be empty").max(200),
-    fields: z.array(fieldSchema).max(100).default([]),
+    fields: z.array(formFieldSchema).max(100).default([]),
     honeypot: z
       .string()
       .refine((n) => !isPrototypeKey(n), "__proto__ is reserved: choose another honeypot name")

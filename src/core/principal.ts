@@ -5,7 +5,7 @@
  * through holdsGrant or assertHoldsGrant.
  */
 import { missingGrant, unauthorized } from "./errors.js";
-import { hasGrant, type Grant } from "./grants.js";
+import { ALL_GRANTS, hasGrant, type Grant } from "./grants.js";
 
 export type Principal =
   | { kind: "key"; id: string; workspaceId: string; grants: readonly Grant[] }
@@ -52,6 +52,18 @@ export function bypassesGrants(actor: Actor | undefined): boolean {
 export function holdsGrant(actor: Actor | undefined, grant: Grant): boolean {
   if (!actor || actor.kind === "account") return false;
   return bypassesGrants(actor) || (actor.kind !== "operator" && hasGrant(actor.grants, grant));
+}
+
+/**
+ * Every grant `actor` holds in effect, in ALL_GRANTS order: all 16 for a bypass, else those
+ * {@link holdsGrant} finds (the stored set plus its implications). What a client draws from.
+ *
+ * @example
+ * effectiveGrants({ kind: "member", role: "member", grants: ["submissions:write"], … });
+ * // ["forms:read", "submissions:read", "submissions:write"]
+ */
+export function effectiveGrants(actor: Actor | undefined): Grant[] {
+  return ALL_GRANTS.filter((grant) => holdsGrant(actor, grant));
 }
 
 /**

@@ -54,11 +54,11 @@ function fieldsTable(schema: Json, prefix = ""): string[] {
   return rows;
 }
 
-function renderBody(body: Json | undefined): string[] {
+function renderBody(body: Json | undefined, resolve: Resolve): string[] {
   if (!body) return [];
   const out: string[] = [];
   for (const [type, media] of Object.entries((body.content ?? {}) as Record<string, { schema?: Json }>)) {
-    const schema = media.schema ?? {};
+    const schema = resolve(media.schema) ?? {};
     const optional = body.required === false ? " (optional)" : "";
     if (schema.properties) {
       out.push(`Body${optional}, \`${type}\`:`, "", "| Field | Type | Required | Notes |", "|---|---|---|---|", ...fieldsTable(schema), "");
@@ -79,26 +79,31 @@ function renderParameters(params: Json[] | undefined): string[] {
   ];
 }
 
+/** A schema, or the component a `$ref` names (http/responses.ts). */
+type Resolve = (schema: Json | undefined) => Json | undefined;
+
 /** The field names of a response object, or of a list's items: `{id, url, …}`, or "". */
-function responseFields(schema: Json | undefined): string {
-  const data = (schema?.properties as Record<string, Json> | undefined)?.data;
-  const item = data?.type === "array" ? (data.items as Json | undefined) : schema;
+function responseFields(schema: Json | undefined, resolve: Resolve): string {
+  const data = (resolve(schema)?.properties as Record<string, Json> | undefined)?.data;
+  const item = resolve(data?.type === "array" ? (data.items as Json | undefined) : resolve(schema));
   const props = item?.properties as Json | undefined;
-  return props ? ` {${Object.keys(props).join(", ")}}` : "";
+  const named = typeof schema?.$ref === "string" ? schema : typeof (data?.items as Json | undefined)?.$ref === "string" ? (data!.items as Json) : undefined;
+  return props ? `${named ? ` — ${typeOf(named)}` : ""} {${Object.keys(props).join(", ")}}` : "";
 }
 
-function renderResponse(responses: Record<string, Json>): string {
+function renderResponse(responses: Record<string, Json>, resolve: Resolve): string {
   const [status, ok] = Object.entries(responses).find(([s]) => /^2\d\d$/.test(s)) ?? ["200", { description: "" }];
   const content = (ok.content ?? {}) as Record<string, { schema?: Json }>;
   const media = Object.keys(content)[0];
-  const fields = media === "application/json" ? responseFields(content[media]!.schema) : "";
+  const fields = media === "application/json" ? responseFields(content[media]!.schema, resolve) : "";
   return `Answers ${status}${media && media !== "application/json" ? ` (\`${media}\`)` : ""}: ${cell(`${ok.description}${fields}`)}.`;
 }
 
 /** The Markdown reference of an OpenAPI document built by openApiDocument. */
 export function renderApiReference(doc: Json): string {
   const paths = doc.paths as Record<string, Record<string, Json>>;
-  const schemes = (doc.components as { securitySchemes: Record<string, { description: string }> }).securitySchemes;
+  const { securitySchemes: schemes, schemas } = doc.components as { securitySchemes: Record<string, { description: string }>; schemas: Record<string, Json> };
+  const resolve: Resolve = (schema) => (typeof schema?.$ref === "string" ? schemas[schema.$ref.split("/").pop()!] : schema);
   const byTag = new Map<string, { method: string; path: string; op: Json }[]>();
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -139,8 +144,8 @@ export function renderApiReference(doc: Json): string {
       lines.push(`### ${method} ${path}`, "", cell(op.summary), "");
       lines.push(`Requires: ${describeAccess(op[ACCESS_EXTENSION] as Access)}.`, "");
       lines.push(...renderParameters(op.parameters as Json[] | undefined));
-      lines.push(...renderBody(op.requestBody as Json | undefined));
-      lines.push(renderResponse(op.responses as Record<string, Json>), "");
+      lines.push(...renderBody(op.requestBody as Json | undefined, resolve));
+      lines.push(renderResponse(op.responses as Record<string, Json>, resolve), "");
     }
   }
   return lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";

@@ -55,10 +55,27 @@ function securityOf(a: Access): Security {
   }
 }
 
-/** JSON Schema of a zod schema as a request sends it (defaults optional), without `$schema`. */
-export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
-  return rest;
+/** Named schemas met while building the document, by component name. */
+type Components = Map<string, Json>;
+
+/**
+ * JSON Schema of a zod schema as a request sends it (defaults optional), without `$schema`.
+ * Schemas named with `meta({ id })` (http/responses.ts) become components: zod puts them under
+ * `$defs`, and they move to `components` with their references rewritten.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input", components?: Components): Json {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
+  if (!$defs) return rest;
+  if (!components) throw new Error("openapi: a named schema (meta id) is allowed in a body or a response only");
+  const lift = (value: Json): Json => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, def] of Object.entries($defs as Record<string, Json>)) {
+    const lifted = lift(def);
+    const known = components.get(name);
+    // One name, one shape: a schema whose input and output differ must not carry an id.
+    if (known && JSON.stringify(known) !== JSON.stringify(lifted)) throw new Error(`openapi: two different schemas are named ${name}`);
+    components.set(name, lifted);
+  }
+  return lift(rest);
 }
 
 const ERROR_SCHEMA: Json = {
@@ -87,11 +104,11 @@ function listSchema(item: Json, list: "whole" | "page"): Json {
   };
 }
 
-function bodySchema(doc: BodyDoc, io: "input" | "output"): Json {
+function bodySchema(doc: BodyDoc, io: "input" | "output", components: Components): Json {
   const description = doc.description ? { description: doc.description } : {};
   // Bytes (media, archives, the SDK): OpenAPI 3.1 describes them by the media type alone.
   if (doc.contentType && doc.contentType !== "application/json") return description;
-  if (doc.schema) return { ...jsonSchemaOf(doc.schema, io), ...description };
+  if (doc.schema) return { ...jsonSchemaOf(doc.schema, io, components), ...description };
   return { type: "object", ...description };
 }
 
@@ -171,20 +188,20 @@ function operationId(method: string, path: string): string {
   return [method.toLowerCase(), ...words].join("_");
 }
 
-function responses(doc: ResponseDoc | undefined): Json {
+function responses(doc: ResponseDoc | undefined, components: Components): Json {
   const status = String(doc?.status ?? 200);
   let success: Json;
   if (!doc) success = { description: "Success" };
   else if (doc.status === 204) success = { description: doc.description ?? "No content" };
   else {
-    const item = doc.schema ? jsonSchemaOf(doc.schema, "output") : { type: "object" };
-    const schema = doc.list ? listSchema(item, doc.list) : bodySchema(doc, "output");
+    const item = doc.schema ? jsonSchemaOf(doc.schema, "output", components) : { type: "object" };
+    const schema = doc.list ? listSchema(item, doc.list) : bodySchema(doc, "output", components);
     success = { description: doc.description ?? (doc.list ? "A list" : "Success"), content: content(doc, schema) };
   }
   return { [status]: success, "4XX": { $ref: "#/components/responses/Error" }, "5XX": { $ref: "#/components/responses/Error" } };
 }
 
-function operation(route: RouteDef, params: string[]): Json {
+function operation(route: RouteDef, params: string[], components: Components): Json {
   const op: Json = {
     operationId: operationId(route.method, route.path),
     summary: route.summary,
@@ -198,8 +215,8 @@ function operation(route: RouteDef, params: string[]): Json {
     ...queryParameters(route.query),
   ];
   if (parameters.length) op.parameters = parameters;
-  if (route.body) op.requestBody = { required: !route.body.optional, content: content(route.body, bodySchema(route.body, "input")) };
-  op.responses = responses(route.response);
+  if (route.body) op.requestBody = { required: !route.body.optional, content: content(route.body, bodySchema(route.body, "input", components)) };
+  op.responses = responses(route.response, components);
   return op;
 }
 
@@ -243,7 +260,7 @@ function collectionPaths(def: Pick<CollectionDefinition, "name" | "fields" | "ac
         summary: `List published ${def.name} entries (${typeName})`,
         parameters: queryParameters(deliveryListParams),
         responses: {
-          ...responses(undefined),
+          ...responses(undefined, new Map()),
           "200": { description: "A page of published entries", content: { "application/json": { schema: listSchema(entry, "page") } } },
         },
       },
@@ -255,7 +272,7 @@ function collectionPaths(def: Pick<CollectionDefinition, "name" | "fields" | "ac
         summary: `One published ${def.name} entry (${typeName})`,
         parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
         responses: {
-          ...responses(undefined),
+          ...responses(undefined, new Map()),
           "200": {
             description: "The entry",
             content: { "application/json": { schema: { type: "object", properties: { data: entry }, required: ["data"] } } },
@@ -276,14 +293,16 @@ export interface OpenApiOptions {
 /** Builds the document; `collections` are those the caller may see (see routes/openapi.ts). */
 export function openApiDocument(routes: readonly RouteDef[], collections: Pick<CollectionDefinition, "name" | "fields" | "access">[], options: OpenApiOptions): Json {
   const paths: Record<string, Json> = {};
+  const named: Components = new Map();
   for (const route of routes) {
     const { path, params } = openApiPath(route.path);
     const item = (paths[path] ??= {});
-    item[route.method.toLowerCase()] = operation(route, params);
+    item[route.method.toLowerCase()] = operation(route, params, named);
   }
   const sorted = [...collections].sort((a, b) => a.name.localeCompare(b.name));
   const typeNames = sdkTypeNames(sorted.map((c) => c.name));
   const schemas: Record<string, Json> = { Error: ERROR_SCHEMA, WholeListMeta: WHOLE_META, PageMeta: PAGE_META };
+  for (const [name, schema] of [...named].sort(([a], [b]) => a.localeCompare(b))) schemas[name] = schema;
   for (const def of sorted) {
     schemas[entrySchemaName(def.name)] = entrySchema(def);
     Object.assign(paths, collectionPaths(def, typeNames.get(def.name)!));

@@ -1,7 +1,8 @@
 /**
  * The collection editor's field changes in Chromium, through PATCH: a saved field without values
  * goes at once; one holding values shows how many and goes only once confirmed (the values are
- * then gone); a changed field name is a rename, so the stored values move with it.
+ * then gone); a changed field name is a rename, so the stored values move with it. A refusal that
+ * names a field (`{error, field}`) is shown beside that field, which is marked invalid.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -68,5 +69,33 @@ describeBrowser("dashboard in Chromium: collection field changes", () => {
     expect(await fieldNames()).toEqual(["headline"]);
     const entries = (await api("/api/dashboard/collections/notes/entries?sort=headline")).body.data as Record<string, unknown>[];
     expect(entries.map((e) => e.headline)).toEqual(["a", "b"]);
+  });
+
+  it("shows a refusal beside the field it names: the collection's name, then a field row's name", async () => {
+    await page.goto(`${d.url}collections/new`);
+    await page.getByRole("heading", { name: "New collection" }).waitFor();
+    const name = page.getByLabel("Name", { exact: true });
+    await name.fill("Bad-Name");
+    await page.getByRole("button", { name: "Add field" }).click();
+    await page.getByLabel("Field name").fill("title");
+    await page.getByRole("button", { name: "Create collection" }).click();
+    const nameError = page.locator("#err-name");
+    await expect.poll(() => nameError.textContent()).toMatch(/^name: must be 1-63 lowercase letters/);
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    expect((await name.getAttribute("aria-describedby"))!.split(" ")).toContain("err-name");
+    // Beside the field, not repeated with the form.
+    expect(await page.getByRole("alert").count()).toBe(1);
+    await screenshot(page, "collection-field-error");
+    await expectAccessible(page, "collection editor: a refused name");
+
+    await name.fill("drafts");
+    const fieldName = page.getByLabel("Field name");
+    await fieldName.fill("_secret");
+    await page.getByRole("button", { name: "Create collection" }).click();
+    await expect.poll(() => page.locator("#err-fields-0-name").textContent()).toMatch(/reserved/);
+    expect(await fieldName.getAttribute("aria-invalid")).toBe("true");
+    expect(await fieldName.getAttribute("aria-describedby")).toBe("err-fields-0-name");
+    expect(await name.getAttribute("aria-invalid")).toBe("false");
+    expect(await page.locator("#err-name").count()).toBe(0);
   });
 });

@@ -1,11 +1,13 @@
 /**
  * GET /api/dashboard/me over HTTP: what the dashboard draws its sections from — the session's
- * role and grants exactly as the access token carries them; no key, no anonymous caller.
+ * role and grants exactly as the access token carries them, and the grants in effect (what the
+ * API lets the session do); no key, no anonymous caller.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drivers } from "../helpers/database.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
+import { ALL_GRANTS } from "../../src/core/grants.js";
 
 describe.each(drivers)("GET /api/dashboard/me on %s", (driver) => {
   let t: TestServer;
@@ -23,12 +25,31 @@ describe.each(drivers)("GET /api/dashboard/me on %s", (driver) => {
     const me = await res.json();
     expect(me).toMatchObject({ role: "member", grants: ["entries:read", "media:write"], workspace: { slug: "demo", name: "demo", identity: true } });
     expect(me.email).toMatch(/@/);
-    expect(Object.keys(me).sort()).toEqual(["email", "grants", "id", "role", "workspace"]);
+    expect(Object.keys(me).sort()).toEqual(["effective_grants", "email", "grants", "id", "role", "workspace"]);
   });
 
-  it("answers an owner with its role", async () => {
+  // The implications of spec 5.4.2 as the server applies them: write ⇒ read; entries:* ⇒
+  // collections:read; submissions:* ⇒ forms:read; nothing confers a write. Stored grants unchanged.
+  it.each([
+    [[], []],
+    [["media:write"], ["media:read", "media:write"]],
+    [["entries:read"], ["collections:read", "entries:read"]],
+    [["submissions:write"], ["forms:read", "submissions:read", "submissions:write"]],
+    [["entries:write", "rules:read"], ["collections:read", "entries:read", "entries:write", "rules:read"]],
+  ])("a member holding %j has in effect %j", async (held, effective) => {
+    const token = await dashboardToken(t.svc.context, wsId, "member", held);
+    const me = await (await t.request("/api/dashboard/me", { token })).json();
+    expect(me.grants).toEqual(held);
+    expect(me.effective_grants).toEqual(effective);
+  });
+
+  it("answers an owner with its role, holding every grant in effect", async () => {
     const res = await t.request("/api/dashboard/me", { token: await dashboardToken(t.svc.context, wsId, "owner") });
-    expect((await res.json()).role).toBe("owner");
+    const me = await res.json();
+    expect(me.role).toBe("owner");
+    expect(me.grants).toEqual([]);
+    expect(me.effective_grants).toEqual([...ALL_GRANTS]);
+    expect(me.effective_grants).toHaveLength(16);
   });
 
   it("refuses no credential (401) and an API key (403: a dashboard session is required)", async () => {

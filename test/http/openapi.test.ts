@@ -126,8 +126,12 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
     for (const route of allRoutes) {
       if (!route.body || (route.body.contentType ?? "application/json") !== "application/json") continue;
       const op = doc.paths[toOpenApiPath(route.path)]![route.method.toLowerCase()]!;
-      const schema = (op.requestBody as { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }).content["application/json"]!.schema;
-      if (!route.body.schema || !schema.properties) generic.push(`${route.method} ${route.path}`);
+      type Schema = { properties?: Record<string, unknown>; anyOf?: Schema[]; $ref?: string };
+      const ref = (op.requestBody as { content: Record<string, { schema: Schema }> }).content["application/json"]!.schema;
+      // A named body (a component) is read there; a union is real when each branch has fields.
+      const schema = (ref.$ref ? doc.components.schemas[ref.$ref.split("/").pop()!] : ref) as Schema;
+      const real = schema.properties ?? (schema.anyOf?.every((branch) => branch.properties) ? schema.anyOf : undefined);
+      if (!route.body.schema || !real) generic.push(`${route.method} ${route.path}`);
     }
     expect(generic.sort()).toEqual(Object.keys(GENERIC_BODIES).sort());
   });
@@ -172,13 +176,19 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
     expect(created.status).toBe(201);
     const record = (await created.json()) as Record<string, unknown>;
     const responses = doc.paths["/api/dashboard/webhooks"]!.post!.responses as Record<string, { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }>;
-    const schema = responses["201"]!.content["application/json"]!.schema;
+    const named = responses["201"]!.content["application/json"]!.schema as unknown as { $ref: string };
+    // Named in components (http/responses.ts), so every client refers to one Webhook.
+    expect(named.$ref).toBe("#/components/schemas/Webhook");
+    const schema = doc.components.schemas.Webhook as unknown as { properties: Record<string, unknown>; required: string[] };
     // Spec 4.3's record is what is always there; the opt-in options appear only when on.
     expect([...schema.required].sort()).toEqual(["active", "created_at", "events", "format", "header_names", "id", "url"]);
     expect(Object.keys(record).sort()).toEqual([...schema.required].sort());
     expect(Object.keys(schema.properties).filter((k) => !schema.required.includes(k)).sort()).toEqual(["log_deliveries", "standard_webhooks"]);
     expect(JSON.stringify(record)).not.toContain("s3cret");
-    const settings = (doc.paths["/api/dashboard/webhooks/{id}/settings"]!.get!.responses as typeof responses)["200"]!.content["application/json"]!.schema;
+    expect((doc.paths["/api/dashboard/webhooks/{id}/settings"]!.get!.responses as typeof responses)["200"]!.content["application/json"]!.schema).toMatchObject({
+      $ref: "#/components/schemas/WebhookSettings",
+    });
+    const settings = doc.components.schemas.WebhookSettings as unknown as { required: string[] };
     expect([...settings.required].sort()).toEqual(["active", "debounce_ms", "debounce_scope", "secret"]);
   });
 

@@ -13,7 +13,7 @@ export const newNode = (kind: Node["kind"] = "signed_in"): Node => ({ kind, fiel
 const scalar = (v: { kind: ScalarKind; text: string }) =>
   v.kind === "number" ? Number(v.text) || 0 : v.kind === "true" ? true : v.kind === "false" ? false : v.kind === "null" ? null : v.text;
 
-export function toCondition(n: Node): unknown {
+export function toCondition(n: Node): Record<string, unknown> {
   switch (n.kind) {
     case "signed_in":
       return { signed_in: true };

@@ -5,6 +5,7 @@
 import { getQuery, getRouterParam, type H3Event } from "h3";
 import { badRequest } from "../../core/errors.js";
 import { access } from "../access.js";
+import { collectionSchema, fieldChangeBody, fieldChangeResultSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { listOf } from "../../core/lists.js";
@@ -26,7 +27,7 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections",
     access: access.grant("collections:read"),
     summary: "List collection definitions → {data: [collection], meta: {total}}",
-    response: { list: "whole", description: "Collection definitions {id, name, fields, access, rule, created_at, updated_at}" },
+    response: { schema: collectionSchema, list: "whole", description: "Collection definitions" },
     handler: async (_event, { service, workspace }) => listOf((await listCollections(service, workspace.id)).map(collectionView)),
   },
   {
@@ -35,7 +36,7 @@ export const collectionRoutes = defineRoutes([
     access: access.grant("collections:write"),
     summary: "Create a collection {name, fields, access, rule?} → 201 collection; public or gated also needs entries:read",
     body: { schema: collectionDefinitionSchema },
-    response: { status: 201, description: "The collection" },
+    response: { schema: collectionSchema, status: 201, description: "The collection" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const created = await createCollection(service, workspace.id, body, principal!);
@@ -48,7 +49,7 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name",
     access: access.grant("collections:read"),
     summary: "One collection definition",
-    response: { description: "The collection" },
+    response: { schema: collectionSchema, description: "The collection" },
     handler: async (event, { service, workspace }) => collectionView(await getCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
   },
   {
@@ -57,7 +58,7 @@ export const collectionRoutes = defineRoutes([
     access: access.grant("collections:write"),
     summary: "Replace a definition; 409 when stored entries would violate it or a removed field holds values (?confirm=drop drops them); opening it to more readers also needs entries:read",
     body: { schema: collectionDefinitionSchema },
-    response: { description: "The collection" },
+    response: { schema: collectionSchema, description: "The collection" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       return collectionView(await updateCollection(service, workspace.id, getRouterParam(event, "name") ?? "", body, principal!, readConfirm(event)));
@@ -69,6 +70,8 @@ export const collectionRoutes = defineRoutes([
     access: access.grant("collections:write"),
     summary:
       "Add, rename or remove one field ({add: field} | {rename: {from, to}} | {remove: name}; ?confirm=drop to drop stored values) → {data: collection, meta: {values}}; 409 with values when a removal would drop values unconfirmed",
+    body: { schema: fieldChangeBody },
+    response: { schema: fieldChangeResultSchema, description: "The collection and how many stored values the change dropped" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const result = await changeCollectionField(service, workspace.id, getRouterParam(event, "name") ?? "", body, principal!, readConfirm(event));
@@ -80,7 +83,7 @@ export const collectionRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name",
     access: access.grant("collections:write"),
     summary: "Delete an empty, unreferenced collection → the definition as it was",
-    response: { description: "The collection as it was" },
+    response: { schema: collectionSchema, description: "The collection as it was" },
     handler: async (event, { service, workspace }) => collectionView(await deleteCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
   },
 ]);

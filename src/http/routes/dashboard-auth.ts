@@ -10,6 +10,7 @@ import { access } from "../access.js";
 import { readJson, readJsonObject } from "../body.js";
 import { bearerToken } from "../middleware/auth.js";
 import { beginSignIn } from "../middleware/login-limit.js";
+import { tokenPairSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 import { z } from "zod";
 
@@ -47,7 +48,7 @@ export const dashboardAuthRoutes = defineRoutes([
     access: access.public,
     summary: "Sign in with {email, password} → {access_token, refresh_token, expires_in, role}",
     body: { schema: credentialsSchema },
-    response: { description: "{access_token, refresh_token, expires_in, role}" },
+    response: { schema: tokenPairSchema, description: "The token pair" },
     async handler(event, { service, workspace }) {
       const { email, password } = readCredentials(await readJsonObject(event, service.options.bodyLimit));
       const attempt = await beginSignIn(event, service, "dashboard", workspace.id, email);
@@ -65,7 +66,7 @@ export const dashboardAuthRoutes = defineRoutes([
     access: access.public,
     summary: "Exchange {refresh_token} for a new pair carrying the current role and grants (spec 3)",
     body: { schema: refreshBodySchema },
-    response: { description: "A new {access_token, refresh_token, expires_in, role}" },
+    response: { schema: tokenPairSchema, description: "A new token pair" },
     async handler(event, { service, workspace }) {
       const body = refreshBodySchema.safeParse(await readJsonObject(event, service.options.bodyLimit));
       if (!body.success) throw unauthorized();

@@ -1,10 +1,14 @@
 /**
  * Who is signed in: the dashboard reads it to draw only the sections the session's role and
- * grants reach. It reports what the access token carries — exactly what the API enforces.
+ * grants reach. It reports what the access token carries, and the grants that come to in effect
+ * (owners: all; members: the implications of spec 5.4.2), so the dashboard asks the server rather
+ * than keeping its own copy of the implication rules.
  */
 import { unauthorized } from "../../core/errors.js";
+import { effectiveGrants } from "../../core/principal.js";
 import { findMember } from "../../services/members.js";
 import { access } from "../access.js";
+import { meSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 
 export const dashboardMeRoutes = defineRoutes([
@@ -12,8 +16,9 @@ export const dashboardMeRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/me",
     access: access.session,
-    summary: "The signed-in dashboard member: {id, email, role, grants, workspace: {slug, name, identity}}",
-    response: { description: "{id, email, role, grants, workspace: {slug, name, identity}}" },
+    summary:
+      "The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity}}; effective_grants is what the API lets the session do (owners: all 16)",
+    response: { schema: meSchema, description: "The member, the stored and the effective grants, the workspace" },
     async handler(_event, { service, workspace, principal }) {
       if (principal?.kind !== "member") throw unauthorized();
       const user = await findMember(service, workspace.id, principal.id);
@@ -23,6 +28,7 @@ export const dashboardMeRoutes = defineRoutes([
         email: user.email,
         role: principal.role,
         grants: [...principal.grants],
+        effective_grants: effectiveGrants(principal),
         workspace: { slug: workspace.slug, name: workspace.name, identity: workspace.identity },
       };
     },

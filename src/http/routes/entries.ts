@@ -5,6 +5,7 @@
 import { getRouterParam, type H3Event } from "h3";
 import { access } from "../access.js";
 import { entryListParams, entryReadParams } from "../../core/entry-query.js";
+import { entrySchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 import { readJsonObject } from "../body.js";
 import { getCollection } from "../../services/collections.js";
@@ -20,7 +21,7 @@ export const entryRoutes = defineRoutes([
     access: access.grant("entries:read"),
     summary: "List entries, drafts included: status and the delivery list's query language (docs/content.md) → {data, meta}",
     query: entryListParams,
-    response: { list: "page", description: "Entries, drafts included (schemas Entry_<collection>)" },
+    response: { schema: entrySchema, list: "page", description: "Entries, drafts included (schemas Entry_<collection>)" },
     handler: async (event, { service, workspace }) =>
       listEntries(service, await getCollection(service, workspace.id, name(event)), event.url.searchParams, { publishedOnly: false }),
   },
@@ -30,7 +31,7 @@ export const entryRoutes = defineRoutes([
     access: access.grant("entries:write"),
     summary: "Create an entry {_status?, …fields} → 201 entry",
     body: { description: "{_status?: draft | published, …the collection's fields} (schemas Entry_<collection>)" },
-    response: { status: 201, description: "The entry" },
+    response: { schema: entrySchema, status: 201, description: "The entry" },
     handler: async (event, { service, workspace, principal }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const entry = await createEntry(service, workspace.id, name(event), body, principal!.id);
@@ -44,7 +45,7 @@ export const entryRoutes = defineRoutes([
     access: access.grant("entries:read"),
     summary: "One entry, draft or published: fields, expand (drafts included) → entry",
     query: entryReadParams,
-    response: { description: "The entry" },
+    response: { schema: entrySchema, description: "The entry" },
     handler: async (event, { service, workspace }) =>
       readEntry(service, await getCollection(service, workspace.id, name(event)), id(event), event.url.searchParams, { publishedOnly: false }),
   },
@@ -54,7 +55,7 @@ export const entryRoutes = defineRoutes([
     access: access.grant("entries:write"),
     summary: "Patch fields and/or _status → entry",
     body: { description: "Any subset of the collection's fields and/or _status; null clears an optional field" },
-    response: { description: "The entry" },
+    response: { schema: entrySchema, description: "The entry" },
     handler: async (event, { service, workspace }) => {
       const body = await readJsonObject(event, service.options.bodyLimit);
       return updateEntry(service, workspace.id, name(event), id(event), body);
@@ -65,7 +66,7 @@ export const entryRoutes = defineRoutes([
     path: "/api/dashboard/collections/:name/entries/:id",
     access: access.grant("entries:write"),
     summary: "Delete an entry → the entry as it was",
-    response: { description: "The entry as it was" },
+    response: { schema: entrySchema, description: "The entry as it was" },
     handler: async (event, { service, workspace }) => deleteEntry(service, workspace.id, name(event), id(event)),
   },
 ]);

@@ -12,6 +12,7 @@ import { access } from "../access.js";
 import { holdsGrant } from "../../core/principal.js";
 import { readJsonObject } from "../body.js";
 import { clientAddress } from "../middleware/login-limit.js";
+import { formSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 import { readSubmitBody } from "../submit-body.js";
 import { formDefinitionSchema } from "../../core/forms.js";
@@ -57,7 +58,7 @@ export const formRoutes = defineRoutes([
     path: "/api/dashboard/forms",
     access: access.grant("forms:read"),
     summary: "List forms (definitions only, never submitted data) → {data, meta: {total}}",
-    response: { list: "whole", description: "Form definitions" },
+    response: { schema: formSchema, list: "whole", description: "Form definitions" },
     handler: async (_event, { service, workspace }) => listOf((await listForms(service, workspace.id)).map(formView)),
   },
   {
@@ -66,7 +67,7 @@ export const formRoutes = defineRoutes([
     access: access.grant("forms:write"),
     summary: "Create a form {slug, name, fields, honeypot?}",
     body: { schema: formDefinitionSchema },
-    response: { status: 201, description: "The form" },
+    response: { schema: formSchema, status: 201, description: "The form" },
     async handler(event, { service, workspace }) {
       const form = await createForm(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
       event.res.status = 201;
@@ -78,7 +79,7 @@ export const formRoutes = defineRoutes([
     path: "/api/dashboard/forms/:slug",
     access: access.grant("forms:read"),
     summary: "A form's definition (fields, honeypot)",
-    response: { description: "The form" },
+    response: { schema: formSchema, description: "The form" },
     handler: async (event, { service, workspace }) => formView(await getForm(service, workspace.id, slug(event))),
   },
   {
@@ -87,7 +88,7 @@ export const formRoutes = defineRoutes([
     access: access.grant("forms:write"),
     summary: "Replace a form's definition; 409 when stored submissions would violate it (count only with submissions:read)",
     body: { schema: formDefinitionSchema },
-    response: { description: "The form" },
+    response: { schema: formSchema, description: "The form" },
     async handler(event, { service, workspace, principal }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const revealCount = holdsGrant(principal, "submissions:read");

@@ -10,6 +10,7 @@ import { badRequest } from "../../core/errors.js";
 import { identitySettingsSchema } from "../../core/workspace-settings.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
+import { identitySettingsOut } from "../responses.js";
 import { defineRoutes } from "../route.js";
 import { assertSelfSignupCanStart } from "../../services/workspaces.js";
 
@@ -21,7 +22,7 @@ export const identitySettingsRoutes = defineRoutes([
     path: "/api/dashboard/identity",
     access: access.owner,
     summary: "Identity settings → {enabled, self_signup}",
-    response: { schema: identitySettingsSchema.required(), description: "The settings" },
+    response: { schema: identitySettingsOut, description: "The settings" },
     handler: (_event, { workspace }) => ({ enabled: workspace.identity, self_signup: workspace.selfSignup }),
   },
   {
@@ -30,7 +31,7 @@ export const identitySettingsRoutes = defineRoutes([
     access: access.owner,
     summary: "Switch Identity (end-user accounts) and self sign-up on or off: {enabled?, self_signup?}",
     body: { schema: identitySettingsSchema },
-    response: { schema: identitySettingsSchema.required(), description: "The settings" },
+    response: { schema: identitySettingsOut, description: "The settings" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       const extra = Object.keys(body).find((k) => !FIELDS.includes(k));

@@ -9,6 +9,7 @@ import { apiKeyBodySchema } from "../../core/keys.js";
 import { createKey, listKeys, revokeKey } from "../../services/keys.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
+import { apiKeySchema, createdApiKeySchema, revokedKeySchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 
 export const keyRoutes = defineRoutes([
@@ -17,7 +18,7 @@ export const keyRoutes = defineRoutes([
     path: "/api/dashboard/keys",
     access: access.owner,
     summary: "List active API keys (never their values) → {data, meta: {total}}",
-    response: { list: "whole", description: "API keys (never their values)" },
+    response: { schema: apiKeySchema, list: "whole", description: "API keys (never their values)" },
     async handler(_event, { service, workspace }) {
       return listOf(await listKeys(service, workspace.id));
     },
@@ -28,7 +29,7 @@ export const keyRoutes = defineRoutes([
     access: access.owner,
     summary: "Create an API key {name, grants}; the value is in this response only",
     body: { schema: apiKeyBodySchema },
-    response: { status: 201, description: "The key, with its value (shown this once)" },
+    response: { schema: createdApiKeySchema, status: 201, description: "The key, with its value (shown this once)" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, fieldsOf(apiKeyBodySchema), "POST /api/dashboard/keys");
@@ -42,7 +43,7 @@ export const keyRoutes = defineRoutes([
     path: "/api/dashboard/keys/:id",
     access: access.owner,
     summary: "Revoke an API key: immediate and permanent",
-    response: { description: "The revoked key" },
+    response: { schema: revokedKeySchema, description: "The revoked key" },
     async handler(event, { service, workspace }) {
       return revokeKey(service, workspace.id, getRouterParam(event, "id")!);
     },

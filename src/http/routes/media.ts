@@ -10,6 +10,7 @@ import { access } from "../access.js";
 import { readBytes } from "../body.js";
 import { readFormData } from "../form-data.js";
 import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
+import { mediaMetaSchema, mediaSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 import { mediaResponse } from "./media-delivery.js";
 
@@ -25,7 +26,7 @@ export const mediaRoutes = defineRoutes([
     access: access.grant("media:read"),
     summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=)",
     query: pageParams(PAGE_SIZES.files),
-    response: { list: "page", description: "Media assets, newest first (limit default 50, max 100)" },
+    response: { schema: mediaSchema, list: "page", description: "Media assets, newest first (limit default 50, max 100)" },
     handler: (event, ctx) => listMedia(ctx.service, ctx.workspace.id, parsePage(getQuery(event), PAGE_SIZES.files)),
   },
   {
@@ -35,7 +36,7 @@ export const mediaRoutes = defineRoutes([
     summary: "Upload an asset: raw body with ?filename= and Content-Type, or multipart field `file`",
     query: [{ name: "filename", description: "The file name of a raw-body upload (not with multipart)." }],
     body: { contentType: "application/octet-stream", description: "The file's bytes with its Content-Type; or multipart/form-data with a field `file`" },
-    response: { status: 201, description: "The asset's metadata {id, filename, content_type, size, created_at, width?, height?}" },
+    response: { schema: mediaSchema, status: 201, description: "The asset's metadata" },
     async handler(event, ctx) {
       const upload = await readUpload(event, ctx.service.options.uploadLimit);
       const record = await uploadMedia(ctx.service, ctx.workspace.id, upload);
@@ -71,7 +72,7 @@ export const mediaRoutes = defineRoutes([
     path: "/api/v1/media/:id/meta",
     access: access.public,
     summary: "An asset's metadata: {id, filename, content_type, size, created_at, width?, height?}",
-    response: { description: "{id, filename, content_type, size, created_at, width?, height?}" },
+    response: { schema: mediaMetaSchema, description: "The asset's public metadata" },
     handler: (event, ctx) => getMediaMeta(ctx.service, ctx.workspace.id, id(event)),
   },
 ]);

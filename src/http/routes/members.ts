@@ -10,6 +10,7 @@ import { memberCreateSchema, memberUpdateSchema } from "../../core/members.js";
 import { createMember, getMember, listMembers, removeMember, updateMember } from "../../services/members.js";
 import { access } from "../access.js";
 import { assertKnownFields, readJsonObject } from "../body.js";
+import { memberSchema, removedMemberSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 
 export const memberRoutes = defineRoutes([
@@ -18,7 +19,7 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members",
     access: access.owner,
     summary: "List members and owners with role and grants → {data, meta: {total}}",
-    response: { list: "whole", description: "Members and owners with role and grants" },
+    response: { schema: memberSchema, list: "whole", description: "Members and owners with role and grants" },
     async handler(_event, { service, workspace }) {
       return listOf(await listMembers(service, workspace.id));
     },
@@ -29,7 +30,7 @@ export const memberRoutes = defineRoutes([
     access: access.owner,
     summary: "Create a member or owner {email, password, role, grants}",
     body: { schema: memberCreateSchema },
-    response: { status: 201, description: "The member" },
+    response: { schema: memberSchema, status: 201, description: "The member" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, fieldsOf(memberCreateSchema), "POST /api/dashboard/members");
@@ -43,7 +44,7 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members/:id",
     access: access.owner,
     summary: "One member or owner",
-    response: { description: "The member" },
+    response: { schema: memberSchema, description: "The member" },
     async handler(event, { service, workspace }) {
       return getMember(service, workspace.id, getRouterParam(event, "id")!);
     },
@@ -54,7 +55,7 @@ export const memberRoutes = defineRoutes([
     access: access.owner,
     summary: "Change {role?, grants?}; effective at the person's next refresh",
     body: { schema: memberUpdateSchema },
-    response: { description: "The member" },
+    response: { schema: memberSchema, description: "The member" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, fieldsOf(memberUpdateSchema), "PATCH /api/dashboard/members/{id}");
@@ -66,7 +67,7 @@ export const memberRoutes = defineRoutes([
     path: "/api/dashboard/members/:id",
     access: access.owner,
     summary: "Remove a member or owner and end their sessions",
-    response: { description: "The removed member" },
+    response: { schema: removedMemberSchema, description: "The removed member" },
     async handler(event, { service, workspace }) {
       return removeMember(service, workspace.id, getRouterParam(event, "id")!);
     },

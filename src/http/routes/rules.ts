@@ -8,6 +8,7 @@ import { ruleSchema } from "../../core/rules.js";
 import { createRule, deleteRule, getRule, listRules, updateRule } from "../../services/rules.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
+import { ruleSchemaOut } from "../responses.js";
 import { defineRoutes } from "../route.js";
 
 const id = (event: H3Event) => getRouterParam(event, "id")!;
@@ -18,7 +19,7 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules",
     access: access.grant("rules:read"),
     summary: "List rules → {data: [{id, name, condition, created_at, updated_at}], meta: {total}}",
-    response: { list: "whole", description: "Rules {id, name, condition, created_at, updated_at}" },
+    response: { schema: ruleSchemaOut, list: "whole", description: "Rules" },
     handler: async (_event, { service, workspace }) => listOf(await listRules(service, workspace.id)),
   },
   {
@@ -27,7 +28,7 @@ export const ruleRoutes = defineRoutes([
     access: access.grant("rules:write"),
     summary: "Create a rule {name, condition}",
     body: { schema: ruleSchema },
-    response: { status: 201, description: "The rule" },
+    response: { schema: ruleSchemaOut, status: 201, description: "The rule" },
     async handler(event, { service, workspace }) {
       const rule = await createRule(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
       event.res.status = 201;
@@ -39,7 +40,7 @@ export const ruleRoutes = defineRoutes([
     path: "/api/dashboard/rules/:id",
     access: access.grant("rules:read"),
     summary: "One rule",
-    response: { description: "The rule" },
+    response: { schema: ruleSchemaOut, description: "The rule" },
     handler: (event, { service, workspace }) => getRule(service, workspace.id, id(event)),
   },
   {
@@ -48,7 +49,7 @@ export const ruleRoutes = defineRoutes([
     access: access.grant("rules:write"),
     summary: "Replace a rule's name and condition; a new condition of a rule in use also needs entries:read",
     body: { schema: ruleSchema },
-    response: { description: "The rule" },
+    response: { schema: ruleSchemaOut, description: "The rule" },
     async handler(event, { service, workspace, principal }) {
       return updateRule(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit), principal!);
     },

@@ -12,6 +12,7 @@ import { access } from "../access.js";
 import { readJson, streamBody } from "../body.js";
 import { refusedBodyHeaders } from "../errors.js";
 import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
+import { deploySchema, liveDeploySchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 
 export { siteFallback } from "./site-serve.js";
@@ -25,7 +26,7 @@ export const siteRoutes = defineRoutes([
     access: access.grant("sites:read"),
     summary: "List site deploys, newest first, the live one with live: true",
     query: pageParams(PAGE_SIZES.files),
-    response: { list: "page", description: "Deploys, newest first; the live one has live: true" },
+    response: { schema: deploySchema, list: "page", description: "Deploys, newest first; the live one has live: true" },
     handler: (event, ctx) => listDeploys(ctx.service, ctx.workspace.id, parsePage(getQuery(event), PAGE_SIZES.files)),
   },
   {
@@ -34,7 +35,7 @@ export const siteRoutes = defineRoutes([
     access: access.grant("sites:write"),
     summary: "Deploy a tar.gz of a built site and make it live (atomic switch)",
     body: { contentType: "application/gzip", description: "A tar.gz of the built site" },
-    response: { status: 201, description: "The deploy, now live" },
+    response: { schema: liveDeploySchema, status: 201, description: "The deploy, now live" },
     async handler(event, ctx) {
       const type = event.req.headers.get("content-type");
       if (type && !ARCHIVE_TYPES.test(type)) {
@@ -60,7 +61,7 @@ export const siteRoutes = defineRoutes([
     access: access.grant("sites:write"),
     summary: "Make the previous deploy live again, or the one named by {deploy_id}",
     body: { optional: true, schema: siteRollbackSchema },
-    response: { description: "The deploy now live" },
+    response: { schema: liveDeploySchema, description: "The deploy now live" },
     async handler(event, ctx) {
       const body = (await readJson(event, ctx.service.options.bodyLimit)) ?? {};
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("Request body must be a JSON object");

@@ -10,6 +10,7 @@ import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, pa
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
 import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
+import { submissionSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 
 const param = (event: H3Event, name: string) => getRouterParam(event, name)!;
@@ -22,7 +23,7 @@ export const submissionRoutes = defineRoutes([
     access: access.grant("submissions:read"),
     summary: "List a form's submissions, newest first (?limit=&offset=) → {data, meta: {total, limit, offset}}",
     query: pageParams(PAGE_SIZES.records),
-    response: { list: "page", description: "Submissions, newest first" },
+    response: { schema: submissionSchema, list: "page", description: "Submissions, newest first" },
     async handler(event, { service, workspace }) {
       const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event), PAGE_SIZES.records));
       return pageOf(page.rows.map(submissionView), page.total, page);
@@ -33,7 +34,7 @@ export const submissionRoutes = defineRoutes([
     path: `${BASE}/:id`,
     access: access.grant("submissions:read"),
     summary: "One submission {id, form_id, data, files, _submitted_at, _updated_at}",
-    response: { description: "{id, form_id, data, files, _submitted_at, _updated_at}" },
+    response: { schema: submissionSchema, description: "The submission" },
     handler: async (event, { service, workspace }) =>
       submissionView(await getSubmission(service, workspace.id, param(event, "slug"), param(event, "id"))),
   },
@@ -43,7 +44,7 @@ export const submissionRoutes = defineRoutes([
     access: access.grant("submissions:write"),
     summary: "Edit submitted values {field: value | null}; null on a file field deletes the file",
     body: { description: "{field: value | null}" },
-    response: { description: "The submission" },
+    response: { schema: submissionSchema, description: "The submission" },
     async handler(event, { service, workspace }) {
       const patch = await readJsonObject(event, service.options.bodyLimit);
       return submissionView(await patchSubmission(service, workspace.id, param(event, "slug"), param(event, "id"), patch));

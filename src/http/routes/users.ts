@@ -12,6 +12,7 @@ import { readJsonObject } from "../body.js";
 import { identityDisabled } from "../middleware/auth.js";
 import type { TenantWorkspace } from "../middleware/tenant.js";
 import { PAGE_SIZES, pageParams, parsePage } from "../../core/pagination.js";
+import { endUserSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
 
 const id = (event: H3Event) => getRouterParam(event, "id")!;
@@ -27,7 +28,7 @@ export const endUserRoutes = defineRoutes([
     access: access.grant("users:read"),
     summary: "List end users (?limit=&offset=) → {data: [{id, email, attributes, active, created_at, updated_at}], meta: {total, limit, offset}}",
     query: pageParams(PAGE_SIZES.records),
-    response: { list: "page", description: "End users {id, email, attributes, active, created_at, updated_at}" },
+    response: { schema: endUserSchema, list: "page", description: "End users" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const page = parsePage(getQuery(event), PAGE_SIZES.records);
@@ -41,7 +42,7 @@ export const endUserRoutes = defineRoutes([
     access: access.grant("users:write"),
     summary: "Create an end user {email, password, attributes?, active?, email_verified?} (unverified unless email_verified: true)",
     body: { schema: endUserBodySchema.required({ email: true, password: true }) },
-    response: { status: 201, description: "The end user" },
+    response: { schema: endUserSchema, status: 201, description: "The end user" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       const user = await createEndUser(service, workspace.id, await readJsonObject(event, service.options.bodyLimit));
@@ -54,7 +55,7 @@ export const endUserRoutes = defineRoutes([
     path: "/api/dashboard/users/:id",
     access: access.grant("users:read"),
     summary: "One end user",
-    response: { description: "The end user" },
+    response: { schema: endUserSchema, description: "The end user" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       return getEndUser(service, workspace.id, id(event));
@@ -66,7 +67,7 @@ export const endUserRoutes = defineRoutes([
     access: access.grant("users:write"),
     summary: "Change an end user {email?, password?, attributes?, active?, email_verified?}; a new email is unverified unless email_verified: true; active:false or a new password ends their sessions",
     body: { schema: endUserBodySchema },
-    response: { description: "The end user" },
+    response: { schema: endUserSchema, description: "The end user" },
     async handler(event, { service, workspace }) {
       requireIdentity(workspace);
       return updateEndUser(service, workspace.id, id(event), await readJsonObject(event, service.options.bodyLimit));
