@@ -82,11 +82,14 @@ export interface Scenario extends Client {
   close(): Promise<void>;
 }
 
+/** A scenario that started its own server (`t`: its database, base URL, raw requests). */
+export type ServerScenario = Scenario & { t: TestServer };
+
 /**
  * A scenario on a fresh test server (`driver`, `options` as for startTestServer), or on a target
  * someone else started and closes (a rig, a second instance).
  */
-export async function scenario(driver?: DriverName, options?: ServiceOptions): Promise<Scenario & { t: TestServer }>;
+export async function scenario(driver?: DriverName, options?: ServiceOptions): Promise<ServerScenario>;
 export async function scenario(target: ScenarioTarget): Promise<Scenario>;
 export async function scenario(from: DriverName | ScenarioTarget = "sqlite", options: ServiceOptions = {}): Promise<Scenario> {
   const t = typeof from === "string" ? await startTestServer(from, options) : undefined;
