@@ -30,8 +30,8 @@ export interface ScenarioTarget {
 /** Per-request options besides method, token and JSON body: host, headers, a raw body, source address. */
 export type CallInit = Omit<RequestInit2, "method" | "json" | "token">;
 
-/** Defaults of a client; `headers` may be a function, evaluated at each request. */
-export interface ClientDefaults {
+/** Defaults of a caller; `headers` may be a function, evaluated at each request. */
+export interface CallerDefaults {
   host?: string;
   headers?: HeadersInit | (() => HeadersInit);
 }
@@ -56,7 +56,7 @@ export interface Result<T = any> {
 }
 
 /** Requests as one caller (a bearer token, or none) with optional defaults. */
-export interface Client {
+export interface Caller {
   get(path: string, init?: CallInit): Promise<Result>;
   delete(path: string, init?: CallInit): Promise<Result>;
   post(path: string, json?: unknown, init?: CallInit): Promise<Result>;
@@ -66,15 +66,15 @@ export interface Client {
   send(method: string, path: string, json?: unknown, init?: CallInit): Promise<Result>;
 }
 
-/** An anonymous client on the service, plus callers, the events fired and teardown. */
-export interface Scenario extends Client {
+/** An anonymous caller on the service, plus callers, the events fired and teardown. */
+export interface Scenario extends Caller {
   svc: Service;
   /** The server this scenario started (undefined when it wraps a target). */
   t: TestServer | undefined;
   /** The events fired since the scenario began or since the last expectEvents/clearEvents. */
   readonly events: ServiceEvent[];
-  /** A client sending `token` as a bearer token (undefined: anonymous) with the given defaults. */
-  as(token: string | undefined, defaults?: ClientDefaults): Client;
+  /** A caller sending `token` as a bearer token (undefined: anonymous) with the given defaults. */
+  as(token: string | undefined, defaults?: CallerDefaults): Caller;
   /** Fails unless the names of the events fired since the last check are exactly `names`, in order; then starts afresh. */
   expectEvents(names: readonly EventName[]): ServiceEvent[];
   clearEvents(): void;
@@ -96,7 +96,7 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
   const target: ScenarioTarget = t ?? (from as ScenarioTarget);
   const events: ServiceEvent[] = [];
   const stop = target.svc.context.bus.on((e) => events.push(e));
-  const as = (token: string | undefined, defaults: ClientDefaults = {}) => createClient(target, token, defaults);
+  const as = (token: string | undefined, defaults: CallerDefaults = {}) => createCaller(target, token, defaults);
   return {
     ...as(undefined),
     svc: target.svc,
@@ -116,7 +116,7 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
   };
 }
 
-function createClient(target: ScenarioTarget, token: string | undefined, defaults: ClientDefaults): Client {
+function createCaller(target: ScenarioTarget, token: string | undefined, defaults: CallerDefaults): Caller {
   const send = async (method: string, path: string, json?: unknown, init: CallInit = {}): Promise<Result> => {
     const headers = new Headers(typeof defaults.headers === "function" ? defaults.headers() : defaults.headers);
     new Headers(init.headers).forEach((v, k) => headers.set(k, v));
