@@ -1,5 +1,5 @@
 /**
- * What scenario 5 and `bench/dispatcher-cpu.mjs` deliver: webhook targets, content.created events
+ * What scenario 5 and `bench/tools/dispatcher-cpu.mjs` deliver: webhook targets, content.created events
  * shaped like the service's, and the reference the dispatcher is measured against — the same
  * signed POSTs through plain node:https, every request handed to a keep-alive agent at once.
  */

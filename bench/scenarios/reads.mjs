@@ -144,7 +144,8 @@ export async function runReads(ctx, parts) {
         rows.push(row({ scenario: "3 auth cost", figure: `private+key vs public, ${label}`, value: rps(priv), unit: "req/s", ref: rps(pub), refLabel: "public", ratio, target: "≤ 5% slower", met: ratio >= 0.95 }));
       }
       // The same by server CPU per request: req/s of two targets measured seconds apart move with
-      // the machine, and at ~40,000 req/s a µs of server work costs ~10 % of them (docs/benchmarks.md).
+      // the machine, and at tens of thousands of req/s one µs of server work is a visible share of
+      // them (measured: docs/benchmarks.md, "Figures behind code comments").
       for (const [priv, pub, label] of [["private", "public", "cached"], ["privateMiss", "publicMiss", "cache miss"]]) {
         if (!cpuUs(priv) || !cpuUs(pub)) continue;
         const ratio = cpuUs(pub) / cpuUs(priv);

@@ -56,7 +56,8 @@ const requestLineReporter: ConsolaReporter = {
 export function serveLoggers(format: LogFormat, quiet: boolean): { logger: ConsolaInstance; requestLog: RequestLogger | undefined } {
   if (format === "json") consola.setReporters([jsonReporter]);
   // consola prints the time only in a terminal's right-hand column, but formats it on every line;
-  // the first toLocaleTimeString (ICU) costs ~7 ms of CPU on the way to the first request.
+  // the first toLocaleTimeString initialises ICU on the way to the first request (measured:
+  // docs/benchmarks.md, "Figures behind code comments").
   const formatOptions = { ...consola.options.formatOptions, date: Boolean(process.stdout.columns) };
   consola.options.formatOptions = formatOptions;
   const logger = createConsola({ defaults: { tag: "contentsvc" }, throttle: 0, formatOptions, ...(format === "json" && { reporters: [jsonReporter] }) });

@@ -144,8 +144,8 @@ export function registerServe(program: Command): void {
         await svc.close();
         throw error;
       });
-      // listhen (with its certificate and browser helpers) costs ~100 ms of CPU to load, a quarter
-      // of a start: only --https and --open need it.
+      // listhen (with its certificate and browser helpers) is a large share of a start's CPU to
+      // load (measured: docs/benchmarks.md, "Figures behind code comments"): only --https and --open need it.
       const listened = opts.https || opts.open ? listenWithListhen(svc.handler, config, opts, (t) => (tls = t)) : listenPlain(svc.handler, config);
       const server = await listened.catch(async (error: unknown) => {
         await svc.close();

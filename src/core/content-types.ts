@@ -18,7 +18,8 @@ import standardTypes from "mime/types/standard.js";
  * (the standard database lists it only under a vendor type).
  */
 let types: Mime | undefined;
-// Built on the first lookup: indexing the database is ~1 ms that a start-up need not pay.
+// Built on the first lookup: indexing the database is start-up CPU that a start need not pay
+// (measured: docs/benchmarks.md, "Figures behind code comments").
 const TYPES = () => (types ??= new Mime(standardTypes).define({ "image/x-icon": ["ico"] }, true));
 
 export const OCTET_STREAM = "application/octet-stream";

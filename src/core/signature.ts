@@ -7,8 +7,9 @@
  * Crypto backend: Web Crypto (`crypto.subtle`) everywhere. Where the runtime exposes
  * `process.getBuiltinModule` (Node >= 20.16, Bun, Deno 2) the same HMAC is computed with the
  * runtime's synchronous `node:crypto` instead, fetched at run time (not imported): in Node every
- * `crypto.subtle` call is a thread-pool job, about 10x slower than `createHmac` for a webhook-sized
- * body, and DESIGN §6 asks verify to stay within 20 % of a raw `createHmac` loop. Results are identical.
+ * `crypto.subtle` call is a thread-pool job, several times slower than `createHmac` for a
+ * webhook-sized body (measured: docs/benchmarks.md, "Figures behind code comments"), and DESIGN §6 asks
+ * verify to stay within 20 % of a raw `createHmac` loop. Results are identical.
  *
  * Strictness (decided here, spec 6.4.1 says "lowercase hex"): only `sha256=` + exactly 64 lowercase
  * hex digits is accepted. Uppercase hex, other prefixes, whitespace or several values are refused.

@@ -16,8 +16,9 @@ import { refuseNul } from "../core/nul.js";
 const FORBIDDEN_KEY = "__proto__";
 export const MAX_JSON_DEPTH = 32;
 
-// raw-body (with iconv-lite and http-errors) costs ~10 ms of CPU to load: loaded by the first
-// body it reads, not on the way to a server's first response.
+// raw-body (with iconv-lite and http-errors) is slow to load (measured: docs/benchmarks.md,
+// "Figures behind code comments"): loaded by the first body it reads, not on the way to a
+// server's first response.
 let getRawBody: typeof getRawBodyFunction | undefined;
 
 /** Requests whose body was read to its end. */

@@ -3,13 +3,13 @@
  * UUIDv7 (RFC 9562), still "a UUID string" to every client, but time-ordered. A random (v4) id
  * lands each insert on a random leaf of the primary-key index and of every index that ends in
  * `id`, so a commit rewrites pages all over the file; a time-ordered id appends to the same few
- * pages. Measured on SQLite (10,000 + 10,000 entries): insert + commit 133 → 113–120 µs of CPU.
+ * pages, and a commit costs less CPU (measured: docs/benchmarks.md, "Figures behind code comments").
  */
 import { randomFillSync } from "node:crypto";
 import { v7 } from "uuid";
 
-// The library's own random source asks Web Crypto for 16 bytes per id (~1.5 µs on Node 20, as
-// much as a whole query): random bytes are drawn here 4 KiB at a time instead.
+// The library's own random source asks Web Crypto for 16 bytes per id, which costs as much as a
+// whole query (measured: docs/benchmarks.md, "Figures behind code comments"): random bytes are drawn here 4 KiB at a time instead.
 const pool = Buffer.allocUnsafe(4096);
 let used = pool.length;
 

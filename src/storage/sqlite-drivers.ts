@@ -35,7 +35,8 @@ let betterSqlite: BetterSqlite3 | null | undefined;
 /**
  * better-sqlite3 is optional: absent, or built for another Node ABI, it is simply not offered
  * (null). The module that loaded is the one the connector is given: its own `import()` of the
- * CommonJS package would translate it to ESM a second time (~2 ms at start-up).
+ * CommonJS package would translate it to ESM a second time, at start-up (measured:
+ * docs/benchmarks.md, "Figures behind code comments").
  */
 const loadBetterSqlite = (): BetterSqlite3 | null => {
   if (betterSqlite === undefined) {

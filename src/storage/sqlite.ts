@@ -33,8 +33,8 @@ export function sqliteOn(raw: RawSqlite): Sql & { driver: SqliteDriverName } {
   // writes every page it touched to the WAL, and entries with their indexes touch ~15 pages, so
   // half-size pages halve what a write copies. Entries and their stored JSON are rowid tables
   // (migration 015), so a row longer than a page costs one overflow page when read, not every
-  // search: lists of entries up to ~1.4 KB read the same, of ~2.4 KB 10-18 % slower uncached
-  // (docs/production.md, "SQLite settings").
+  // search: only uncached lists of long entries read slower (docs/production.md, "SQLite
+  // settings"; measured: docs/benchmarks.md, "Figures behind code comments").
   raw.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   raw.exec("PRAGMA journal_mode = WAL");
   raw.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);

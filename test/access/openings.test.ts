@@ -7,23 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 
 type Json = Record<string, any>;
 const PASSWORD = "correct horse battery staple";
 const fields = [{ name: "title", type: "string" }];
 
 describe.each(drivers)("changes that open entries on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   const tok: Record<string, string> = {};
   const ids: Record<string, string> = {};
-  const req = async (path: string, token?: string, method = "GET", json?: unknown) => {
-    const res = await t.request(path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
   const ok = async (path: string, method: string, json: unknown, token = tok.owner) => {
-    const res = await req(path, token, method, json);
+    const res = await s.as(token).send(method, path, json);
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     return res.body;
   };
@@ -33,8 +28,8 @@ describe.each(drivers)("changes that open entries on %s", (driver) => {
   };
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ctx = t.svc.context;
+    s = await scenario(driver);
+    const ctx = s.svc.context;
     const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
     tok.owner = (await createTestSession(ctx, ws.id)).token;
     tok.colWrite = (await createTestKey(ctx, ws.id, ["collections:write"])).token;
@@ -49,59 +44,59 @@ describe.each(drivers)("changes that open entries on %s", (driver) => {
     await ok("/api/dashboard/collections", "POST", { name: "staffonly", access: "gated", rule: ids.staff, fields });
     await ok("/api/dashboard/collections/staffonly/entries", "POST", { title: "staff memo", _status: "published" });
     await ok("/api/dashboard/users", "POST", { email: "guest@example.com", password: PASSWORD, attributes: { role: "guest" } });
-    tok.guest = (await req("/api/v1/accounts/login", undefined, "POST", { email: "guest@example.com", password: PASSWORD })).body.token;
+    tok.guest = (await s.post("/api/v1/accounts/login", { email: "guest@example.com", password: PASSWORD })).body.token;
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("collections:write alone cannot make a private collection public and read it anonymously", async () => {
-    refused(await req("/api/dashboard/collections/secret", tok.colWrite, "PUT", { access: "public", fields }));
-    expect((await req("/api/v1/secret")).status).toBe(401);
-    refused(await req("/api/dashboard/collections/secret", tok.colWrite, "PUT", { access: "gated", rule: ids.other, fields }));
-    refused(await req("/api/dashboard/collections/secret", tok.member, "PUT", { access: "public", fields }));
-    expect((await req("/api/dashboard/collections/secret", tok.owner)).body.access).toBe("private");
+    refused(await s.as(tok.colWrite).put("/api/dashboard/collections/secret", { access: "public", fields }));
+    expect((await s.get("/api/v1/secret")).status).toBe(401);
+    refused(await s.as(tok.colWrite).put("/api/dashboard/collections/secret", { access: "gated", rule: ids.other, fields }));
+    refused(await s.as(tok.member).put("/api/dashboard/collections/secret", { access: "public", fields }));
+    expect((await s.as(tok.owner).get("/api/dashboard/collections/secret")).body.access).toBe("private");
   });
 
   it("collections:write alone cannot point a gated collection at a looser rule or make it public", async () => {
-    refused(await req("/api/dashboard/collections/staffonly", tok.colWrite, "PUT", { access: "gated", rule: ids.other, fields }));
-    refused(await req("/api/dashboard/collections/staffonly", tok.colWrite, "PUT", { access: "public", fields }));
-    expect((await req("/api/v1/staffonly", tok.guest)).status).toBe(403);
+    refused(await s.as(tok.colWrite).put("/api/dashboard/collections/staffonly", { access: "gated", rule: ids.other, fields }));
+    refused(await s.as(tok.colWrite).put("/api/dashboard/collections/staffonly", { access: "public", fields }));
+    expect((await s.as(tok.guest).get("/api/v1/staffonly")).status).toBe(403);
     // Unchanged access (other definition changes) needs nothing more.
     await ok("/api/dashboard/collections/staffonly", "PUT", { access: "gated", rule: ids.staff, fields: [...fields, { name: "note", type: "text" }] }, tok.colWrite);
   });
 
   it("collections:write alone cannot create a public or gated collection; private is fine", async () => {
-    refused(await req("/api/dashboard/collections", tok.colWrite, "POST", { name: "open1", access: "public", fields }));
-    refused(await req("/api/dashboard/collections", tok.colWrite, "POST", { name: "open2", access: "gated", rule: ids.other, fields }));
-    expect((await req("/api/dashboard/collections/open1", tok.owner)).status).toBe(404);
-    expect((await req("/api/dashboard/collections", tok.colWrite, "POST", { name: "closed", access: "private", fields })).status).toBe(201);
+    refused(await s.as(tok.colWrite).post("/api/dashboard/collections", { name: "open1", access: "public", fields }));
+    refused(await s.as(tok.colWrite).post("/api/dashboard/collections", { name: "open2", access: "gated", rule: ids.other, fields }));
+    expect((await s.as(tok.owner).get("/api/dashboard/collections/open1")).status).toBe(404);
+    expect((await s.as(tok.colWrite).post("/api/dashboard/collections", { name: "closed", access: "private", fields })).status).toBe(201);
   });
 
   it("closing needs nothing more; opening with entries:read (or as owner) works", async () => {
     await ok("/api/dashboard/collections", "POST", { name: "opened", access: "private", fields }, tok.colWriteEntriesRead);
     await ok("/api/dashboard/collections/opened", "PUT", { access: "public", fields }, tok.colWriteEntriesRead);
-    expect((await req("/api/v1/opened")).status).toBe(200);
+    expect((await s.get("/api/v1/opened")).status).toBe(200);
     await ok("/api/dashboard/collections/opened", "PUT", { access: "private", fields }, tok.colWrite);
-    expect((await req("/api/v1/opened")).status).toBe(401);
+    expect((await s.get("/api/v1/opened")).status).toBe(401);
     await ok("/api/dashboard/collections/opened", "PUT", { access: "gated", rule: ids.staff, fields }, tok.owner);
   });
 
   it("rules:write alone cannot loosen the rule gating a collection and read it with any account", async () => {
-    refused(await req(`/api/dashboard/rules/${ids.staff}`, tok.rulesWrite, "PUT", { name: "staff", condition: { signed_in: true } }));
-    refused(await req(`/api/dashboard/rules/${ids.staff}`, tok.member, "PUT", { name: "staff", condition: { signed_in: true } }));
-    expect((await req("/api/v1/staffonly", tok.guest)).status).toBe(403);
-    expect((await req(`/api/dashboard/rules/${ids.staff}`, tok.owner)).body.condition).toEqual({ account: { field: "role", eq: "staff" } });
+    refused(await s.as(tok.rulesWrite).put(`/api/dashboard/rules/${ids.staff}`, { name: "staff", condition: { signed_in: true } }));
+    refused(await s.as(tok.member).put(`/api/dashboard/rules/${ids.staff}`, { name: "staff", condition: { signed_in: true } }));
+    expect((await s.as(tok.guest).get("/api/v1/staffonly")).status).toBe(403);
+    expect((await s.as(tok.owner).get(`/api/dashboard/rules/${ids.staff}`)).body.condition).toEqual({ account: { field: "role", eq: "staff" } });
   });
 
   it("rules:write alone still creates rules, changes unused ones and renames used ones", async () => {
     const fresh = await ok("/api/dashboard/rules", "POST", { name: "fresh", condition: { signed_in: true } }, tok.rulesWrite);
     await ok(`/api/dashboard/rules/${fresh.id}`, "PUT", { name: "fresh", condition: { account: { field: "plan", eq: "pro" } } }, tok.rulesWrite);
     await ok(`/api/dashboard/rules/${ids.staff}`, "PUT", { name: "staff members", condition: { account: { field: "role", eq: "staff" } } }, tok.rulesWrite);
-    expect((await req(`/api/dashboard/rules/${ids.staff}`, tok.rulesWrite, "DELETE")).status).toBe(409);
-    expect((await req(`/api/dashboard/rules/${fresh.id}`, tok.rulesWrite, "DELETE")).status).toBe(204);
+    expect((await s.as(tok.rulesWrite).delete(`/api/dashboard/rules/${ids.staff}`)).status).toBe(409);
+    expect((await s.as(tok.rulesWrite).delete(`/api/dashboard/rules/${fresh.id}`)).status).toBe(204);
   });
 
   it("with entries:read a rule in use can change, and the gate follows", async () => {
     await ok(`/api/dashboard/rules/${ids.staff}`, "PUT", { name: "staff", condition: { signed_in: true } }, tok.rulesWriteEntriesRead);
-    expect((await req("/api/v1/staffonly", tok.guest)).status).toBe(200);
+    expect((await s.as(tok.guest).get("/api/v1/staffonly")).status).toBe(200);
   });
 });

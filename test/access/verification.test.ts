@@ -12,52 +12,50 @@ import { runCli } from "../../src/cli/index.js";
 import type { MailMessage } from "../../src/services/mail.js";
 import { createTestSession } from "../helpers/credentials.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type ServerScenario } from "../helpers/scenario.js";
 
 type Json = Record<string, any>;
 const PASSWORD = "correct horse battery staple";
 const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(drivers)("self sign-up and verified emails on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let clock = Date.now();
   const mail: MailMessage[] = [];
   const tok: Record<string, string> = {};
-  const req = async (path: string, token?: string, method = "GET", json?: unknown, host = "demo.localhost") => {
-    const res = await t.request(path, { method, token, json, host, headers: { "x-forwarded-for": `198.51.100.${mail.length + 1}` } });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
-  const signup = (email: string) => req("/api/v1/accounts/signup", undefined, "POST", { email, password: PASSWORD });
+  // Each request comes from the address of the next mail, so sign-up limits stay per step.
+  const from = () => ({ "x-forwarded-for": `198.51.100.${mail.length + 1}` });
+  const visitor = (token?: string, host?: string) => s.as(token, { host, headers: from });
+  const signup = (email: string) => visitor().post("/api/v1/accounts/signup", { email, password: PASSWORD });
   const login = async (email: string) => {
-    const res = await req("/api/v1/accounts/login", undefined, "POST", { email, password: PASSWORD });
+    const res = await visitor().post("/api/v1/accounts/login", { email, password: PASSWORD });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.token as string;
   };
   const lastToken = (to: string) => mail.filter((m) => m.to === to).at(-1)!.token;
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { now: () => clock, sendMail: (m) => void mail.push(m), trustProxy: true });
-    const ctx = t.svc.context;
+    s = await scenario(driver, { now: () => clock, sendMail: (m) => void mail.push(m), trustProxy: true });
+    const ctx = s.svc.context;
     const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
     tok.owner = (await createTestSession(ctx, ws.id)).token;
-    const rule = await req("/api/dashboard/rules", tok.owner, "POST", { name: "the ceo", condition: { account: { field: "email", eq: "ceo@corp.example" } } });
-    await req("/api/dashboard/collections", tok.owner, "POST", { name: "board", access: "gated", rule: rule.body.id, fields: [{ name: "title", type: "string" }] });
-    await req("/api/dashboard/collections/board/entries", tok.owner, "POST", { title: "merger plans", _status: "published" });
+    const rule = await visitor(tok.owner).post("/api/dashboard/rules", { name: "the ceo", condition: { account: { field: "email", eq: "ceo@corp.example" } } });
+    await visitor(tok.owner).post("/api/dashboard/collections", { name: "board", access: "gated", rule: rule.body.id, fields: [{ name: "title", type: "string" }] });
+    await visitor(tok.owner).post("/api/dashboard/collections/board/entries", { title: "merger plans", _status: "published" });
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("self sign-up is off by default: 403 with a clear message, nothing created, nothing mailed", async () => {
     const res = await signup("CEO@corp.example");
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: expect.stringMatching(/^Self sign-up is off on this workspace/), self_signup: false });
-    expect((await req("/api/v1/accounts/login", undefined, "POST", { email: "ceo@corp.example", password: PASSWORD })).status).toBe(401);
+    expect((await visitor().post("/api/v1/accounts/login", { email: "ceo@corp.example", password: PASSWORD })).status).toBe(401);
     expect(mail).toHaveLength(0);
   });
 
   it("the owner turns it on in the identity settings; sign-up then works and mails a token", async () => {
-    expect((await req("/api/dashboard/identity", tok.owner)).body).toEqual({ enabled: true, self_signup: false });
-    expect((await req("/api/dashboard/identity", tok.owner, "PUT", { self_signup: true })).body).toEqual({ enabled: true, self_signup: true });
+    expect((await visitor(tok.owner).get("/api/dashboard/identity")).body).toEqual({ enabled: true, self_signup: false });
+    expect((await visitor(tok.owner).put("/api/dashboard/identity", { self_signup: true })).body).toEqual({ enabled: true, self_signup: true });
     const res = await signup("CEO@corp.example");
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ email: "ceo@corp.example", email_verified: false });
@@ -69,19 +67,19 @@ describe.each(drivers)("self sign-up and verified emails on %s", (driver) => {
 
   it("an unverified email does not satisfy an email rule; after verification it does", async () => {
     tok.ceo = await login("ceo@corp.example");
-    expect((await req("/api/v1/board", tok.ceo)).status).toBe(403);
-    expect((await req("/api/v1/accounts/me", tok.ceo)).body.email_verified).toBe(false);
-    const verified = await req("/api/v1/accounts/verify", undefined, "POST", { token: lastToken("ceo@corp.example") });
+    expect((await visitor(tok.ceo).get("/api/v1/board")).status).toBe(403);
+    expect((await visitor(tok.ceo).get("/api/v1/accounts/me")).body.email_verified).toBe(false);
+    const verified = await visitor().post("/api/v1/accounts/verify", { token: lastToken("ceo@corp.example") });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ email: "ceo@corp.example", email_verified: true });
-    const board = await req("/api/v1/board", tok.ceo);
+    const board = await visitor(tok.ceo).get("/api/v1/board");
     expect(board.status).toBe(200);
     expect(board.body.data.map((e: Json) => e.title)).toEqual(["merger plans"]);
   });
 
   it("a token is single use; an unknown or malformed one is refused alike", async () => {
     for (const token of [lastToken("ceo@corp.example"), `ev_${"0".repeat(64)}`, "nonsense", 42]) {
-      const res = await req("/api/v1/accounts/verify", undefined, "POST", { token });
+      const res = await visitor().post("/api/v1/accounts/verify", { token });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/^Invalid or expired verification token/);
     }
@@ -92,44 +90,44 @@ describe.each(drivers)("self sign-up and verified emails on %s", (driver) => {
     const first = lastToken("late@corp.example");
     const session = await login("late@corp.example");
     clock += DAY + 1000;
-    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token: first })).status).toBe(400);
-    const resent = await req("/api/v1/accounts/verify/resend", session, "POST");
+    expect((await visitor().post("/api/v1/accounts/verify", { token: first })).status).toBe(400);
+    const resent = await visitor(session).post("/api/v1/accounts/verify/resend");
     expect(resent.status).toBe(202);
     const second = lastToken("late@corp.example");
     expect(second).not.toBe(first);
-    await req("/api/v1/accounts/verify/resend", session, "POST");
+    await visitor(session).post("/api/v1/accounts/verify/resend");
     const third = lastToken("late@corp.example");
-    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token: second })).status).toBe(400);
-    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token: third })).status).toBe(200);
-    expect((await req("/api/v1/accounts/verify/resend", session, "POST")).status).toBe(409);
-    expect((await req("/api/v1/accounts/verify/resend", undefined, "POST")).status).toBe(401);
+    expect((await visitor().post("/api/v1/accounts/verify", { token: second })).status).toBe(400);
+    expect((await visitor().post("/api/v1/accounts/verify", { token: third })).status).toBe(200);
+    expect((await visitor(session).post("/api/v1/accounts/verify/resend")).status).toBe(409);
+    expect((await visitor().post("/api/v1/accounts/verify/resend")).status).toBe(401);
     clock = Date.now(); // the owner's dashboard session (real clock) stays valid for the next tests
   });
 
   it("admin-created users are unverified unless email_verified: true; a changed email is unverified again", async () => {
-    const plain = await req("/api/dashboard/users", tok.owner, "POST", { email: "a@corp.example", password: PASSWORD });
+    const plain = await visitor(tok.owner).post("/api/dashboard/users", { email: "a@corp.example", password: PASSWORD });
     expect(plain.body.email_verified).toBe(false);
-    const vouched = await req("/api/dashboard/users", tok.owner, "POST", { email: "b@corp.example", password: PASSWORD, email_verified: true });
+    const vouched = await visitor(tok.owner).post("/api/dashboard/users", { email: "b@corp.example", password: PASSWORD, email_verified: true });
     expect(vouched.body.email_verified).toBe(true);
-    const moved = await req(`/api/dashboard/users/${vouched.body.id}`, tok.owner, "PATCH", { email: "ceo2@corp.example" });
+    const moved = await visitor(tok.owner).patch(`/api/dashboard/users/${vouched.body.id}`, { email: "ceo2@corp.example" });
     expect(moved.body).toMatchObject({ email: "ceo2@corp.example", email_verified: false });
-    const kept = await req(`/api/dashboard/users/${vouched.body.id}`, tok.owner, "PATCH", { attributes: { team: "x" }, email_verified: true });
+    const kept = await visitor(tok.owner).patch(`/api/dashboard/users/${vouched.body.id}`, { attributes: { team: "x" }, email_verified: true });
     expect(kept.body.email_verified).toBe(true);
-    expect((await req(`/api/dashboard/users/${plain.body.id}`, tok.owner, "PATCH", { email_verified: "yes" })).status).toBe(400);
+    expect((await visitor(tok.owner).patch(`/api/dashboard/users/${plain.body.id}`, { email_verified: "yes" })).status).toBe(400);
   });
 
   it("a token sent to an address the account no longer has verifies nothing", async () => {
     expect((await signup("old@corp.example")).status).toBe(201);
     const token = lastToken("old@corp.example");
-    const users = await req("/api/dashboard/users?limit=200", tok.owner);
+    const users = await visitor(tok.owner).get("/api/dashboard/users?limit=200");
     const user = users.body.data.find((u: Json) => u.email === "old@corp.example");
-    await req(`/api/dashboard/users/${user.id}`, tok.owner, "PATCH", { email: "new@corp.example" });
-    expect((await req("/api/v1/accounts/verify", undefined, "POST", { token })).status).toBe(400);
-    expect((await req(`/api/dashboard/users/${user.id}`, tok.owner)).body.email_verified).toBe(false);
+    await visitor(tok.owner).patch(`/api/dashboard/users/${user.id}`, { email: "new@corp.example" });
+    expect((await visitor().post("/api/v1/accounts/verify", { token })).status).toBe(400);
+    expect((await visitor(tok.owner).get(`/api/dashboard/users/${user.id}`)).body.email_verified).toBe(false);
   });
 
   it("self sign-up can be switched off again; identity settings stay owner-only", async () => {
-    expect((await req("/api/dashboard/identity", tok.owner, "PUT", { self_signup: false })).body).toEqual({ enabled: true, self_signup: false });
+    expect((await visitor(tok.owner).put("/api/dashboard/identity", { self_signup: false })).body).toEqual({ enabled: true, self_signup: false });
     expect((await signup("again@corp.example")).status).toBe(403);
   });
 });
@@ -154,12 +152,12 @@ describe("development mail, and the CLI setting", () => {
   });
 
   it("svc workspaces create --identity --self-signup needs a mail transport; with one it sets it; the default is off", async () => {
-    const t = await startTestServer("sqlite");
+    const s = await scenario("sqlite");
     let stderr = "";
     const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
     try {
-      const base = ["--data", t.db.dataDir, "--database", t.db.url, "--json", "workspaces", "create"];
+      const base = ["--data", s.t.db.dataDir, "--database", s.t.db.url, "--json", "workspaces", "create"];
       expect(await runCli([...base, "open", "--host", "open.localhost", "--identity", "--self-signup"])).not.toBe(0);
       expect(stderr).toMatch(/Self sign-up needs a mail transport.*--smtp-url.*--dev-mail/);
       expect(await runCli([...base, "open", "--host", "open.localhost", "--identity", "--self-signup", "--dev-mail"])).toBe(0);
@@ -170,12 +168,11 @@ describe("development mail, and the CLI setting", () => {
       process.exitCode = undefined;
     }
     try {
-      expect((await t.svc.context.workspaces.bySlug("open"))?.selfSignup).toBe(true);
-      expect((await t.svc.context.workspaces.bySlug("closed"))?.selfSignup).toBe(false);
-      const refused = await t.request("/api/v1/accounts/signup", { method: "POST", host: "closed.localhost", json: { email: "x@corp.example", password: PASSWORD } });
-      expect(refused.status).toBe(403);
+      expect((await s.svc.context.workspaces.bySlug("open"))?.selfSignup).toBe(true);
+      expect((await s.svc.context.workspaces.bySlug("closed"))?.selfSignup).toBe(false);
+      (await s.post("/api/v1/accounts/signup", { email: "x@corp.example", password: PASSWORD }, { host: "closed.localhost" })).expectStatus(403);
     } finally {
-      await t.close();
+      await s.close();
     }
   });
 });

@@ -5,39 +5,33 @@
  * ?confirm=drop and otherwise answers 409 with the count. Real HTTP, both drivers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceEvent } from "../../src/core/events.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 
 describe.each(drivers)("PATCH collections on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   let owner: string;
   let workspaceId: string;
-  const events: ServiceEvent[] = [];
-  const call = async (method: string, path: string, json?: unknown, token = owner) => {
-    const res = await t.request(path, { method, json, token });
-    return { status: res.status, body: await res.json() };
-  };
-  const patch = (json: unknown, query = "", token = owner) => call("PATCH", `/api/dashboard/collections/posts${query}`, json, token);
+  const patch = (json: unknown, query = "", token = owner) => s.as(token).patch(`/api/dashboard/collections/posts${query}`, json);
   const entry = async (json: unknown) => {
-    const r = await call("POST", "/api/dashboard/collections/posts/entries", json);
+    const r = await s.as(owner).post("/api/dashboard/collections/posts/entries", json);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body as { id: string; _updated_at: string };
   };
-  const fieldNames = async () => (await call("GET", "/api/dashboard/collections/posts")).body.fields.map((f: { name: string }) => f.name);
+  const fieldNames = async () => (await s.as(owner).get("/api/dashboard/collections/posts")).body.fields.map((f: { name: string }) => f.name);
 
   let tag: string;
   let published: { id: string; _updated_at: string };
   let draft: { id: string };
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    workspaceId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
-    owner = (await createTestSession(t.svc.context, workspaceId)).token;
-    await call("POST", "/api/dashboard/collections", { name: "tags", fields: [{ name: "label", type: "string" }] });
-    tag = (await call("POST", "/api/dashboard/collections/tags/entries", { label: "news" })).body.id;
-    const created = await call("POST", "/api/dashboard/collections", {
+    s = await scenario(driver);
+    workspaceId = (await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = (await createTestSession(s.svc.context, workspaceId)).token;
+    await s.as(owner).post("/api/dashboard/collections", { name: "tags", fields: [{ name: "label", type: "string" }] });
+    tag = (await s.as(owner).post("/api/dashboard/collections/tags/entries", { label: "news" })).body.id;
+    const created = await s.as(owner).post("/api/dashboard/collections", {
       name: "posts",
       access: "public",
       fields: [
@@ -52,34 +46,33 @@ describe.each(drivers)("PATCH collections on %s", (driver) => {
     expect(created.status).toBe(201);
     published = await entry({ title: "p", flag: true, meta: { a: [1, "x"] }, tag, tags: [tag], note: "kept", _status: "published" });
     draft = await entry({ title: "d", flag: false, tag: null, note: null });
-    t.svc.context.bus.on((e) => events.push(e));
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("renames a field: values of drafts and published entries move in one step, delivery shows the new name, no event fires", async () => {
-    expect((await t.request("/api/v1/posts")).status).toBe(200); // warms the delivery cache
-    events.length = 0;
+    expect((await s.get("/api/v1/posts")).status).toBe(200); // warms the delivery cache
+    s.clearEvents();
     for (const [from, to] of [["title", "headline"], ["flag", "pinned"], ["meta", "extra"], ["tag", "topic"], ["tags", "topics"]]) {
       const r = await patch({ rename: { from, to } });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.meta).toEqual({ values: from === "title" || from === "flag" ? 2 : 1 });
     }
     expect(await fieldNames()).toEqual(["headline", "pinned", "extra", "topic", "topics", "note"]);
-    const p = (await call("GET", `/api/dashboard/collections/posts/entries/${published.id}`)).body;
+    const p = (await s.as(owner).get(`/api/dashboard/collections/posts/entries/${published.id}`)).body;
     expect(p).toMatchObject({ headline: "p", pinned: true, extra: { a: [1, "x"] }, topic: tag, topics: [tag], note: "kept" });
     for (const old of ["title", "flag", "meta", "tag", "tags"]) expect(Object.hasOwn(p, old)).toBe(false);
     expect(p._updated_at).toBe(published._updated_at); // no entry was edited
-    const d = (await call("GET", `/api/dashboard/collections/posts/entries/${draft.id}`)).body;
+    const d = (await s.as(owner).get(`/api/dashboard/collections/posts/entries/${draft.id}`)).body;
     expect(d).toMatchObject({ headline: "d", pinned: false, topic: null, topics: [], note: null });
-    const delivered = await (await t.request("/api/v1/posts")).json();
+    const delivered = (await s.get("/api/v1/posts")).body;
     expect(delivered.data).toHaveLength(1);
     expect(delivered.data[0]).toMatchObject({ headline: "p", pinned: true, topics: [tag] });
     expect(Object.hasOwn(delivered.data[0], "title")).toBe(false);
-    expect((await (await t.request("/api/v1/posts?filter[headline]=p")).json()).data).toHaveLength(1);
-    expect((await t.request("/api/v1/posts?filter[title]=p")).status).toBe(400);
+    expect((await s.get("/api/v1/posts?filter[headline]=p")).body.data).toHaveLength(1);
+    expect((await s.get("/api/v1/posts?filter[title]=p")).status).toBe(400);
     // The required rule moved with the field: a new entry without headline is refused.
-    expect((await call("POST", "/api/dashboard/collections/posts/entries", { pinned: true })).status).toBe(400);
-    expect(events).toEqual([]);
+    expect((await s.as(owner).post("/api/dashboard/collections/posts/entries", { pinned: true })).status).toBe(400);
+    s.expectEvents([]);
   });
 
   it.each([
@@ -126,23 +119,23 @@ describe.each(drivers)("PATCH collections on %s", (driver) => {
     expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
     expect(dropped.body.meta).toEqual({ values: 1 });
     expect((await patch({ remove: "topics" }, "?confirm=drop")).body.meta).toEqual({ values: 1 });
-    const p = (await call("GET", `/api/dashboard/collections/posts/entries/${published.id}`)).body;
+    const p = (await s.as(owner).get(`/api/dashboard/collections/posts/entries/${published.id}`)).body;
     expect(Object.hasOwn(p, "note") || Object.hasOwn(p, "topics")).toBe(false);
     // Re-adding starts empty: the values are gone, not hidden.
     expect((await patch({ add: { name: "note", type: "text" } })).status).toBe(200);
-    expect((await call("GET", `/api/dashboard/collections/posts/entries/${published.id}`)).body.note).toBeNull();
+    expect((await s.as(owner).get(`/api/dashboard/collections/posts/entries/${published.id}`)).body.note).toBeNull();
     expect((await patch({ remove: "note" })).body.meta).toEqual({ values: 0 });
   });
 
   it("needs collections:write, like PUT", async () => {
-    const reader = await createTestKey(t.svc.context, workspaceId, ["collections:read", "entries:write"]);
+    const reader = await createTestKey(s.svc.context, workspaceId, ["collections:read", "entries:write"]);
     expect(await patch({ add: { name: "x", type: "string" } }, "", reader.token)).toEqual({
       status: 403,
       body: { error: "Missing grant: collections:write", grant: "collections:write" },
     });
-    const writer = await createTestKey(t.svc.context, workspaceId, ["collections:write"]);
+    const writer = await createTestKey(s.svc.context, workspaceId, ["collections:write"]);
     expect((await patch({ rename: { from: "extra", to: "meta" } }, "", writer.token)).status).toBe(200);
-    expect((await t.request("/api/dashboard/collections/posts", { method: "PATCH", json: { remove: "meta" } })).status).toBe(401);
-    expect((await call("PATCH", "/api/dashboard/collections/nope", { remove: "x" })).status).toBe(404);
+    expect((await s.patch("/api/dashboard/collections/posts", { remove: "meta" })).status).toBe(401);
+    expect((await s.as(owner).patch("/api/dashboard/collections/nope", { remove: "x" })).status).toBe(404);
   });
 });

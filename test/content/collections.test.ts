@@ -3,42 +3,38 @@
  * entries (409 with a clear message), deletion rules. Real HTTP, both drivers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 
 describe.each(drivers)("collections on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   let owner: string;
   let workspaceId: string;
-  const call = async (method: string, path: string, json?: unknown, token = owner) => {
-    const res = await t.request(path, { method, json, token });
-    return { status: res.status, body: await res.json() };
-  };
   const entry = async (col: string, json: unknown) => {
-    const r = await call("POST", `/api/dashboard/collections/${col}/entries`, json);
+    const r = await s.as(owner).post(`/api/dashboard/collections/${col}/entries`, json);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body;
   };
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
     workspaceId = ws.id;
-    owner = (await createTestSession(t.svc.context, ws.id)).token;
+    owner = (await createTestSession(s.svc.context, ws.id)).token;
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("creates, reads, lists a collection", async () => {
     const def = { name: "books", access: "public", fields: [{ name: "title", type: "string", required: true }] };
-    const created = await call("POST", "/api/dashboard/collections", def);
+    const created = await s.as(owner).post("/api/dashboard/collections", def);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ ...def, rule: null });
     expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await call("GET", "/api/dashboard/collections/books")).body).toEqual(created.body);
-    expect((await call("GET", "/api/dashboard/collections")).body.data.map((c: { name: string }) => c.name)).toContain("books");
-    expect((await call("POST", "/api/dashboard/collections", def)).status).toBe(409);
-    expect((await call("GET", "/api/dashboard/collections/nope")).body).toEqual({ error: "Unknown collection: nope" });
+    expect((await s.as(owner).get("/api/dashboard/collections/books")).body).toEqual(created.body);
+    expect((await s.as(owner).get("/api/dashboard/collections")).body.data.map((c: { name: string }) => c.name)).toContain("books");
+    expect((await s.as(owner).post("/api/dashboard/collections", def)).status).toBe(409);
+    expect((await s.as(owner).get("/api/dashboard/collections/nope")).body).toEqual({ error: "Unknown collection: nope" });
   });
 
   it.each([
@@ -58,36 +54,36 @@ describe.each(drivers)("collections on %s", (driver) => {
     [{ name: "c1", access: "gated", rule: "no-such-rule" }, /^rule: unknown rule no-such-rule/],
     [{ name: "c1", extra: true }, /Unrecognized key/],
   ])("refuses %j with 400", async (def, message) => {
-    const r = await call("POST", "/api/dashboard/collections", def);
+    const r = await s.as(owner).post("/api/dashboard/collections", def);
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(message);
   });
 
   it("allows a self-referencing relation", async () => {
-    const r = await call("POST", "/api/dashboard/collections", { name: "nodes", fields: [{ name: "parent", type: "relation", collection: "nodes" }] });
+    const r = await s.as(owner).post("/api/dashboard/collections", { name: "nodes", fields: [{ name: "parent", type: "relation", collection: "nodes" }] });
     expect(r.status).toBe(201);
     const root = await entry("nodes", {});
     expect((await entry("nodes", { parent: root.id })).parent).toBe(root.id);
   });
 
   it("checks grants: collections:read / :write; entries grants imply collections:read only", async () => {
-    const entriesWriter = await createTestKey(t.svc.context, workspaceId, ["entries:write"]);
-    expect((await call("GET", "/api/dashboard/collections", undefined, entriesWriter.token)).status).toBe(200);
-    expect(await call("POST", "/api/dashboard/collections", { name: "zz" }, entriesWriter.token)).toEqual({
+    const entriesWriter = await createTestKey(s.svc.context, workspaceId, ["entries:write"]);
+    expect((await s.as(entriesWriter.token).get("/api/dashboard/collections")).status).toBe(200);
+    expect(await s.as(entriesWriter.token).post("/api/dashboard/collections", { name: "zz" })).toEqual({
       status: 403,
       body: { error: "Missing grant: collections:write", grant: "collections:write" },
     });
-    const none = await createTestKey(t.svc.context, workspaceId, []);
-    expect((await call("GET", "/api/dashboard/collections", undefined, none.token)).body).toEqual({
+    const none = await createTestKey(s.svc.context, workspaceId, []);
+    expect((await s.as(none.token).get("/api/dashboard/collections")).body).toEqual({
       error: "Missing grant: collections:read",
       grant: "collections:read",
     });
-    expect((await t.request("/api/dashboard/collections")).status).toBe(401);
+    expect((await s.get("/api/dashboard/collections")).status).toBe(401);
   });
 
   describe("schema changes are checked against stored entries", () => {
     beforeAll(async () => {
-      await call("POST", "/api/dashboard/collections", {
+      await s.as(owner).post("/api/dashboard/collections", {
         name: "notes",
         fields: [
           { name: "title", type: "string" },
@@ -98,7 +94,7 @@ describe.each(drivers)("collections on %s", (driver) => {
       await entry("notes", { title: "a", count: 1, label: "x" });
       await entry("notes", { count: 2, label: "12" });
     });
-    const put = (fields: unknown[], extra: object = {}) => call("PUT", "/api/dashboard/collections/notes", { fields, ...extra });
+    const put = (fields: unknown[], extra: object = {}) => s.as(owner).put("/api/dashboard/collections/notes", { fields, ...extra });
 
     it("refuses a field becoming required while entries lack it (409, clear message)", async () => {
       const r = await put([{ name: "title", type: "string", required: true }, { name: "count", type: "number" }, { name: "label", type: "string" }]);
@@ -126,7 +122,7 @@ describe.each(drivers)("collections on %s", (driver) => {
     });
 
     it("accepts compatible changes and leaves the definition unchanged after a refusal", async () => {
-      expect((await call("GET", "/api/dashboard/collections/notes")).body.fields).toHaveLength(3);
+      expect((await s.as(owner).get("/api/dashboard/collections/notes")).body.fields).toHaveLength(3);
       const r = await put([{ name: "title", type: "text" }, { name: "count", type: "number", required: true }, { name: "label", type: "string" }], { access: "public" });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.access).toBe("public");
@@ -138,35 +134,35 @@ describe.each(drivers)("collections on %s", (driver) => {
         status: 409,
         body: { error: "Removing field label of collection notes drops 2 stored values; confirm the drop (confirm=drop) or clear them first", field: "label", values: 2, confirm: "drop" },
       });
-      expect((await call("GET", "/api/dashboard/collections/notes")).body.fields.map((f: { name: string }) => f.name)).toContain("label");
-      expect((await call("PUT", "/api/dashboard/collections/notes?confirm=yes", { fields })).body).toEqual({ error: "confirm: expected drop", field: "confirm" });
-      expect((await call("PUT", "/api/dashboard/collections/notes?confirm=drop", { fields })).status).toBe(200);
-      const list = (await call("GET", "/api/dashboard/collections/notes/entries")).body.data;
+      expect((await s.as(owner).get("/api/dashboard/collections/notes")).body.fields.map((f: { name: string }) => f.name)).toContain("label");
+      expect((await s.as(owner).put("/api/dashboard/collections/notes?confirm=yes", { fields })).body).toEqual({ error: "confirm: expected drop", field: "confirm" });
+      expect((await s.as(owner).put("/api/dashboard/collections/notes?confirm=drop", { fields })).status).toBe(200);
+      const list = (await s.as(owner).get("/api/dashboard/collections/notes/entries")).body.data;
       expect(list.every((e: object) => !Object.hasOwn(e, "label"))).toBe(true);
       const readd = await put([{ name: "title", type: "text" }, { name: "count", type: "number", required: true }, { name: "label", type: "number" }]);
       expect(readd.status, JSON.stringify(readd.body)).toBe(200);
-      const after = (await call("GET", "/api/dashboard/collections/notes/entries")).body.data;
+      const after = (await s.as(owner).get("/api/dashboard/collections/notes/entries")).body.data;
       expect(after.map((e: { label: unknown }) => e.label)).toEqual([null, null]);
     });
 
     it("refuses renaming through PUT", async () => {
-      const r = await call("PUT", "/api/dashboard/collections/notes", { name: "other", fields: [] });
+      const r = await s.as(owner).put("/api/dashboard/collections/notes", { name: "other", fields: [] });
       expect(r).toEqual({ status: 400, body: { error: "name: renaming a collection is not supported", field: "name" } });
     });
   });
 
   it("deletes only empty, unreferenced collections", async () => {
-    await call("POST", "/api/dashboard/collections", { name: "cats", fields: [{ name: "n", type: "string" }] });
-    await call("POST", "/api/dashboard/collections", { name: "pets", fields: [{ name: "cat", type: "relation", collection: "cats" }] });
+    await s.as(owner).post("/api/dashboard/collections", { name: "cats", fields: [{ name: "n", type: "string" }] });
+    await s.as(owner).post("/api/dashboard/collections", { name: "pets", fields: [{ name: "cat", type: "relation", collection: "cats" }] });
     const cat = await entry("cats", { n: "tom" });
-    const full = await call("DELETE", "/api/dashboard/collections/cats");
+    const full = await s.as(owner).delete("/api/dashboard/collections/cats");
     expect(full).toEqual({ status: 409, body: { error: "Collection cats still holds 1 stored entry; delete them first", collection: "cats", entries: 1 } });
-    await call("DELETE", `/api/dashboard/collections/cats/entries/${cat.id}`);
-    const referenced = await call("DELETE", "/api/dashboard/collections/cats");
+    await s.as(owner).delete(`/api/dashboard/collections/cats/entries/${cat.id}`);
+    const referenced = await s.as(owner).delete("/api/dashboard/collections/cats");
     expect(referenced.status).toBe(409);
     expect(referenced.body.error).toBe("Collection cats is the target of field cat of collection pets");
-    expect((await call("DELETE", "/api/dashboard/collections/pets")).status).toBe(200);
-    expect((await call("DELETE", "/api/dashboard/collections/cats")).status).toBe(200);
-    expect((await call("GET", "/api/dashboard/collections/cats")).status).toBe(404);
+    expect((await s.as(owner).delete("/api/dashboard/collections/pets")).status).toBe(200);
+    expect((await s.as(owner).delete("/api/dashboard/collections/cats")).status).toBe(200);
+    expect((await s.as(owner).get("/api/dashboard/collections/cats")).status).toBe(404);
   });
 });

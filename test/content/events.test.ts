@@ -4,8 +4,8 @@
  * their formats), validation errors naming the field. Real HTTP, both drivers.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ServiceEvent } from "../../src/core/events.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import type { EventName } from "../../src/core/events.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 
@@ -13,32 +13,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(drivers)("entry writes and events on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   let owner: { userId: string; token: string };
   let writer: { id: string; token: string };
   let workspaceId: string;
-  let events: ServiceEvent[];
   let authorId: string;
   let tagIds: string[];
 
-  const call = async (method: string, path: string, json?: unknown, token = writer.token) => {
-    const res = await t.request(path, { method, json, token });
-    return { status: res.status, body: await res.json() };
-  };
   const create = async (json: unknown) => {
-    const r = await call("POST", "/api/dashboard/collections/posts/entries", json);
+    const r = await s.as(writer.token).post("/api/dashboard/collections/posts/entries", json);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body;
   };
-  const names = () => events.map((e) => e.event);
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
     workspaceId = ws.id;
-    owner = await createTestSession(t.svc.context, ws.id);
-    writer = await createTestKey(t.svc.context, ws.id, ["entries:write"]);
-    const col = (json: unknown) => call("POST", "/api/dashboard/collections", json, owner.token);
+    owner = await createTestSession(s.svc.context, ws.id);
+    writer = await createTestKey(s.svc.context, ws.id, ["entries:write"]);
+    const col = (json: unknown) => s.as(owner.token).post("/api/dashboard/collections", json);
     await col({ name: "authors", fields: [{ name: "name", type: "string" }] });
     await col({ name: "tags", fields: [{ name: "label", type: "string" }] });
     expect(
@@ -60,18 +54,15 @@ describe.each(drivers)("entry writes and events on %s", (driver) => {
         })
       ).status,
     ).toBe(201);
-    authorId = (await call("POST", "/api/dashboard/collections/authors/entries", { name: "Ada" })).body.id;
+    authorId = (await s.as(writer.token).post("/api/dashboard/collections/authors/entries", { name: "Ada" })).body.id;
     tagIds = [];
-    for (const label of ["x", "y"]) tagIds.push((await call("POST", "/api/dashboard/collections/tags/entries", { label })).body.id);
-    t.svc.context.bus.on((e) => events.push(e));
+    for (const label of ["x", "y"]) tagIds.push((await s.as(writer.token).post("/api/dashboard/collections/tags/entries", { label })).body.id);
   });
-  beforeEach(() => {
-    events = [];
-  });
-  afterAll(() => t?.close());
+  beforeEach(() => s.clearEvents());
+  afterAll(() => s?.close());
 
   // spec section 3, every row: [transition, setup status (null: none), request, expected events]
-  const table: [string, "draft" | "published" | null, (id?: string) => [string, string, unknown], string[]][] = [
+  const table: [string, "draft" | "published" | null, (id?: string) => [string, string, unknown], EventName[]][] = [
     ["created as draft", null, () => ["POST", "", { title: "a" }], ["content.created"]],
     ["created with explicit draft", null, () => ["POST", "", { title: "a", _status: "draft" }], ["content.created"]],
     ["created as published", null, () => ["POST", "", { title: "a", _status: "published" }], ["content.created", "content.published"]],
@@ -88,13 +79,12 @@ describe.each(drivers)("entry writes and events on %s", (driver) => {
 
   it.each(table)("%s", async (_label, setup, req, expected) => {
     const id = setup ? (await create({ title: "setup", _status: setup })).id : undefined;
-    events = [];
+    s.clearEvents();
     const [method, , json] = req(id);
     const path = `/api/dashboard/collections/posts/entries${id ? `/${id}` : ""}`;
-    const r = await call(method, path, json);
+    const r = await s.as(writer.token).send(method, path, json);
     expect(r.status, JSON.stringify(r.body)).toBe(method === "POST" ? 201 : 200);
-    expect(names()).toEqual(expected);
-    for (const e of events) {
+    for (const e of s.expectEvents(expected)) {
       expect(e.workspaceId).toBe(workspaceId);
       expect(e.data).toEqual({ collection: "posts", entry: expect.objectContaining({ id: r.body.id }) });
       if (e.event !== "form.submitted") {
@@ -106,15 +96,15 @@ describe.each(drivers)("entry writes and events on %s", (driver) => {
 
   it("content.deleted carries the full entry as it was, and it is gone afterwards", async () => {
     const entry = await create({ title: "doomed", views: 9, author: authorId, tags: tagIds, _status: "published" });
-    events = [];
-    const del = await call("DELETE", `/api/dashboard/collections/posts/entries/${entry.id}`);
+    s.clearEvents();
+    const del = await s.as(writer.token).delete(`/api/dashboard/collections/posts/entries/${entry.id}`);
     expect(del.body).toEqual(entry);
-    expect(names()).toEqual(["content.deleted"]);
+    const [deleted] = s.expectEvents(["content.deleted"]);
     const { tags: _t, ...asWas } = entry;
-    expect(events[0]!.data).toEqual({ collection: "posts", entry: asWas });
-    expect((await call("GET", `/api/dashboard/collections/posts/entries/${entry.id}`)).status).toBe(404);
-    expect((await call("DELETE", `/api/dashboard/collections/posts/entries/${entry.id}`)).status).toBe(404);
-    expect(events).toHaveLength(1);
+    expect(deleted!.data).toEqual({ collection: "posts", entry: asWas });
+    expect((await s.as(writer.token).get(`/api/dashboard/collections/posts/entries/${entry.id}`)).status).toBe(404);
+    expect((await s.as(writer.token).delete(`/api/dashboard/collections/posts/entries/${entry.id}`)).status).toBe(404);
+    s.expectEvents([]);
   });
 
   it("many-to-many is returned by reads but absent from event payloads; one-to-many is present", async () => {
@@ -122,23 +112,22 @@ describe.each(drivers)("entry writes and events on %s", (driver) => {
     expect(entry.tags).toEqual([tagIds[1], tagIds[0]]);
     expect(entry.author).toBe(authorId);
     for (const path of [`/api/dashboard/collections/posts/entries/${entry.id}`, `/api/v1/posts/${entry.id}`]) {
-      const r = await call("GET", path);
+      const r = await s.as(writer.token).get(path);
       const e = r.body.data ?? r.body;
       expect(e.tags).toEqual([tagIds[1], tagIds[0]]);
     }
-    const listed = (await call("GET", "/api/dashboard/collections/posts/entries?filter[title]=rel")).body.data[0];
+    const listed = (await s.as(writer.token).get("/api/dashboard/collections/posts/entries?filter[title]=rel")).body.data[0];
     expect(listed.tags).toEqual([tagIds[1], tagIds[0]]);
-    expect(names()).toEqual(["content.created", "content.published"]);
-    for (const e of events) {
+    for (const e of s.expectEvents(["content.created", "content.published"])) {
       const payload = e.data as { entry: Record<string, unknown> };
       expect(Object.hasOwn(payload.entry, "tags")).toBe(false);
       expect(payload.entry.author).toBe(authorId);
       expect(JSON.parse(JSON.stringify(payload))).not.toHaveProperty("entry.tags");
     }
-    events = [];
-    const cleared = await call("PATCH", `/api/dashboard/collections/posts/entries/${entry.id}`, { tags: [] });
+    s.clearEvents();
+    const cleared = await s.as(writer.token).patch(`/api/dashboard/collections/posts/entries/${entry.id}`, { tags: [] });
     expect(cleared.body.tags).toEqual([]);
-    expect(Object.hasOwn((events[0]!.data as { entry: object }).entry, "tags")).toBe(false);
+    expect(Object.hasOwn((s.events[0]!.data as { entry: object }).entry, "tags")).toBe(false);
   });
 
   it("writes system fields in the spec 2.5 formats", async () => {
@@ -152,16 +141,16 @@ describe.each(drivers)("entry writes and events on %s", (driver) => {
     expect(draft._created_at).toMatch(ISO_MS);
     expect(draft._updated_at).toBe(draft._created_at);
     expect(Date.parse(draft._created_at)).toBeGreaterThanOrEqual(before - 5);
-    const pub = (await call("PATCH", `/api/dashboard/collections/posts/entries/${draft.id}`, { _status: "published" })).body;
+    const pub = (await s.as(writer.token).patch(`/api/dashboard/collections/posts/entries/${draft.id}`, { _status: "published" })).body;
     expect(pub._published_at).toMatch(ISO_MS);
     expect(pub._created_at).toBe(draft._created_at);
     expect(pub._created_by).toBe(writer.id);
     // _published_at is kept on unpublish and on publishing again (docs/content.md)
-    const unpub = (await call("PATCH", `/api/dashboard/collections/posts/entries/${draft.id}`, { _status: "draft" })).body;
+    const unpub = (await s.as(writer.token).patch(`/api/dashboard/collections/posts/entries/${draft.id}`, { _status: "draft" })).body;
     expect(unpub._published_at).toBe(pub._published_at);
-    const again = (await call("PATCH", `/api/dashboard/collections/posts/entries/${draft.id}`, { _status: "published" })).body;
+    const again = (await s.as(writer.token).patch(`/api/dashboard/collections/posts/entries/${draft.id}`, { _status: "published" })).body;
     expect(again._published_at).toBe(pub._published_at);
-    const byOwner = (await call("POST", "/api/dashboard/collections/posts/entries", { title: "o" }, owner.token)).body;
+    const byOwner = (await s.as(owner.token).post("/api/dashboard/collections/posts/entries", { title: "o" })).body;
     expect(byOwner._created_by).toBe(owner.userId);
     // optional fields read as null when unset; keys in a stable order
     expect(Object.keys(draft)).toEqual(["id", "title", "body", "views", "featured", "when", "meta", "cover", "author", "tags", "_status", "_published_at", "_created_by", "_created_at", "_updated_at"]);
@@ -189,40 +178,40 @@ describe.each(drivers)("entry writes and events on %s", (driver) => {
     [{ title: "x", id: "00000000-0000-4000-8000-000000000000" }, /^id: is a read-only system field$/, "id"],
     [{ title: null }, /^title: /, "title"],
   ])("refuses %j with 400 naming the field", async (json, message, field) => {
-    const r = await call("POST", "/api/dashboard/collections/posts/entries", json);
+    const r = await s.as(writer.token).post("/api/dashboard/collections/posts/entries", json);
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(message);
     expect(r.body.field).toBe(field);
-    expect(events).toEqual([]);
+    s.expectEvents([]);
   });
 
   it("refuses a patch that nulls a required field, and fires nothing", async () => {
     const e = await create({ title: "keep" });
-    events = [];
-    const r = await call("PATCH", `/api/dashboard/collections/posts/entries/${e.id}`, { title: null });
+    s.clearEvents();
+    const r = await s.as(writer.token).patch(`/api/dashboard/collections/posts/entries/${e.id}`, { title: null });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/^title: /);
-    expect(events).toEqual([]);
-    const cleared = await call("PATCH", `/api/dashboard/collections/posts/entries/${e.id}`, { views: 1 });
+    s.expectEvents([]);
+    const cleared = await s.as(writer.token).patch(`/api/dashboard/collections/posts/entries/${e.id}`, { views: 1 });
     expect(cleared.body.views).toBe(1);
-    expect((await call("PATCH", `/api/dashboard/collections/posts/entries/${e.id}`, { views: null })).body.views).toBeNull();
+    expect((await s.as(writer.token).patch(`/api/dashboard/collections/posts/entries/${e.id}`, { views: null })).body.views).toBeNull();
   });
 
   it("needs entries:write to write and entries:read to read in the dashboard", async () => {
-    const reader = await createTestKey(t.svc.context, workspaceId, ["entries:read"]);
-    const r = await call("POST", "/api/dashboard/collections/posts/entries", { title: "x" }, reader.token);
+    const reader = await createTestKey(s.svc.context, workspaceId, ["entries:read"]);
+    const r = await s.as(reader.token).post("/api/dashboard/collections/posts/entries", { title: "x" });
     expect(r).toEqual({ status: 403, body: { error: "Missing grant: entries:write", grant: "entries:write" } });
-    const none = await createTestKey(t.svc.context, workspaceId, ["collections:write"]);
-    expect((await call("GET", "/api/dashboard/collections/posts/entries", undefined, none.token)).body).toEqual({
+    const none = await createTestKey(s.svc.context, workspaceId, ["collections:write"]);
+    expect((await s.as(none.token).get("/api/dashboard/collections/posts/entries")).body).toEqual({
       error: "Missing grant: entries:read",
       grant: "entries:read",
     });
-    expect(events).toEqual([]);
+    s.expectEvents([]);
   });
 
   it("answers 404 for an unknown collection or entry", async () => {
-    expect((await call("POST", "/api/dashboard/collections/nope/entries", { title: "x" })).body).toEqual({ error: "Unknown collection: nope" });
-    expect((await call("PATCH", "/api/dashboard/collections/posts/entries/nope", { title: "x" })).status).toBe(404);
-    expect(events).toEqual([]);
+    expect((await s.as(writer.token).post("/api/dashboard/collections/nope/entries", { title: "x" })).body).toEqual({ error: "Unknown collection: nope" });
+    expect((await s.as(writer.token).patch("/api/dashboard/collections/posts/entries/nope", { title: "x" })).status).toBe(404);
+    s.expectEvents([]);
   });
 });

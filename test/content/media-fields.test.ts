@@ -16,7 +16,8 @@ import { createService } from "../../src/service.js";
 import { createCollection } from "../../src/services/collections.js";
 import { OPERATOR } from "../../src/services/gates.js";
 import { drivers } from "../helpers/database.js";
-import { silentLogger, startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type ServerScenario } from "../helpers/scenario.js";
+import { silentLogger } from "../helpers/server.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { callTool, connectClient, MCP_HOST } from "../mcp/helpers.js";
 
@@ -30,47 +31,42 @@ const BAD: ReadonlyArray<readonly [string, (ids: { foreign: string }) => unknown
 ];
 
 describe.each(drivers)("media fields on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let owner: string;
   let client: Client;
   const ids = { asset: "", foreign: "", entry: "" };
 
-  const call = async (method: string, path: string, json?: unknown) => {
-    const res = await t.request(path, { method, host: MCP_HOST, token: owner, json });
-    return { status: res.status, body: await res.json() };
-  };
-  const upload = async (host: string, token: string) => {
-    const res = await t.request("/api/dashboard/media?filename=cover.txt", { method: "POST", host, token, body: "bytes", headers: { "content-type": "text/plain" } });
-    expect(res.status).toBe(201);
-    return ((await res.json()) as { id: string }).id;
-  };
+  let mine: Caller;
+  const upload = async (host: string, token: string) =>
+    ((await s.as(token, { host }).post("/api/dashboard/media?filename=cover.txt", undefined, { body: "bytes", headers: { "content-type": "text/plain" } })).expectStatus(201).body as { id: string }).id;
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ctx = t.svc.context;
-    const mine = await ctx.workspaces.create({ slug: "mine", hosts: [MCP_HOST] });
+    s = await scenario(driver);
+    const ctx = s.svc.context;
+    const ws = await ctx.workspaces.create({ slug: "mine", hosts: [MCP_HOST] });
     const other = await ctx.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
-    owner = await dashboardToken(ctx, mine.id);
+    owner = await dashboardToken(ctx, ws.id);
+    mine = s.as(owner, { host: MCP_HOST });
     ids.asset = await upload(MCP_HOST, owner);
     ids.foreign = await upload("other.localhost", await dashboardToken(ctx, other.id));
-    expect((await call("POST", "/api/dashboard/collections", POSTS)).status).toBe(201);
-    const first = await call("POST", "/api/dashboard/collections/posts/entries", { title: "First", cover: ids.asset });
+    expect((await mine.post("/api/dashboard/collections", POSTS)).status).toBe(201);
+    const first = await mine.post("/api/dashboard/collections/posts/entries", { title: "First", cover: ids.asset });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body.cover).toBe(ids.asset);
     ids.entry = first.body.id;
-    client = await connectClient(t, await apiKey(ctx, mine.id, ["entries:write"]));
+    client = await connectClient(s.t, await apiKey(ctx, ws.id, ["entries:write"]));
   });
   afterAll(async () => {
     await client?.close();
-    await t?.close();
+    await s?.close();
   });
 
-  const stored = async () => (await call("GET", `/api/dashboard/collections/posts/entries/${ids.entry}`)).body;
-  const total = async () => (await call("GET", "/api/dashboard/collections/posts/entries")).body.meta.total;
+  const stored = async () => (await mine.get(`/api/dashboard/collections/posts/entries/${ids.entry}`)).body;
+  const total = async () => (await mine.get("/api/dashboard/collections/posts/entries")).body.meta.total;
 
   it.each(BAD)("HTTP create refuses %s with a 400 naming the field", async (_what, value, message) => {
     const before = await total();
-    const res = await call("POST", "/api/dashboard/collections/posts/entries", { title: "x", cover: value(ids) });
+    const res = await mine.post("/api/dashboard/collections/posts/entries", { title: "x", cover: value(ids) });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: "cover", error: expect.stringMatching(message) });
     expect(await total()).toBe(before);
@@ -78,16 +74,16 @@ describe.each(drivers)("media fields on %s", (driver) => {
 
   it.each(BAD)("HTTP PATCH refuses %s with a 400 naming the field, the entry unchanged", async (_what, value, message) => {
     const before = await stored();
-    const res = await call("PATCH", `/api/dashboard/collections/posts/entries/${ids.entry}`, { title: "changed", cover: value(ids) });
+    const res = await mine.patch(`/api/dashboard/collections/posts/entries/${ids.entry}`, { title: "changed", cover: value(ids) });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: "cover", error: expect.stringMatching(message) });
     expect(await stored()).toEqual(before);
   });
 
   it("HTTP accepts the workspace's own asset, null clears, and a patch that leaves the field alone is not checked again", async () => {
-    expect((await call("PATCH", `/api/dashboard/collections/posts/entries/${ids.entry}`, { cover: null })).body.cover).toBeNull();
-    expect((await call("PATCH", `/api/dashboard/collections/posts/entries/${ids.entry}`, { cover: ids.asset })).body.cover).toBe(ids.asset);
-    expect((await call("PATCH", `/api/dashboard/collections/posts/entries/${ids.entry}`, { title: "renamed" })).status).toBe(200);
+    expect((await mine.patch(`/api/dashboard/collections/posts/entries/${ids.entry}`, { cover: null })).body.cover).toBeNull();
+    expect((await mine.patch(`/api/dashboard/collections/posts/entries/${ids.entry}`, { cover: ids.asset })).body.cover).toBe(ids.asset);
+    expect((await mine.patch(`/api/dashboard/collections/posts/entries/${ids.entry}`, { title: "renamed" })).status).toBe(200);
   });
 
   it.each(BAD)("MCP create_item and update_item refuse %s, naming the field", async (_what, value, message) => {

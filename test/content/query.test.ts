@@ -4,31 +4,23 @@
  * Delivery and dashboard lists, real HTTP, both drivers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { createTestSession } from "../helpers/credentials.js";
 
 const N = 25;
 
 describe.each(drivers)("entry list queries on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   let owner: string;
   const tagIds: string[] = [];
-  const get = async (path: string, token?: string) => {
-    const res = await t.request(path, { token });
-    return { status: res.status, body: await res.json() };
-  };
   const ns = (body: { data: { n: number }[] }) => body.data.map((e) => e.n);
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
-    owner = (await createTestSession(t.svc.context, ws.id)).token;
-    const post = async (path: string, json: unknown) => {
-      const res = await t.request(path, { method: "POST", json, token: owner });
-      expect(res.status, await res.clone().text()).toBe(201);
-      return res.json();
-    };
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    owner = (await createTestSession(s.svc.context, ws.id)).token;
+    const post = async (path: string, json: unknown) => (await s.as(owner).post(path, json)).expectStatus(201).body;
     await post("/api/dashboard/collections", { name: "tags", access: "public", fields: [{ name: "label", type: "string" }] });
     for (const label of ["a", "b"]) tagIds.push((await post("/api/dashboard/collections/tags/entries", { label, _status: "published" })).id);
     await post("/api/dashboard/collections", {
@@ -56,75 +48,75 @@ describe.each(drivers)("entry list queries on %s", (driver) => {
     }
     for (const n of [100, 101, 102]) await post("/api/dashboard/collections/items/entries", { n, tag: "fizz" });
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("pages with limit (default 20, max 100: above it 400) and offset; meta counts published entries only", async () => {
-    const first = await get("/api/v1/items?sort=n");
+    const first = await s.get("/api/v1/items?sort=n");
     expect(first.body.meta).toEqual({ total: N, limit: 20, offset: 0, next: expect.any(String) });
     expect(ns(first.body)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    const last = await get("/api/v1/items?sort=n&limit=10&offset=20");
+    const last = await s.get("/api/v1/items?sort=n&limit=10&offset=20");
     expect(ns(last.body)).toEqual([20, 21, 22, 23, 24]);
     expect(last.body.meta).toEqual({ total: N, limit: 10, offset: 20, next: null });
-    const over = await get("/api/v1/items?limit=500");
+    const over = await s.get("/api/v1/items?limit=500");
     expect(over.status).toBe(400);
     expect(over.body).toMatchObject({ error: "limit: must be an integer from 0 to 100", parameter: "limit", maximum: 100 });
-    const none = await get("/api/v1/items?limit=0");
+    const none = await s.get("/api/v1/items?limit=0");
     expect(none.body).toEqual({ data: [], meta: { total: N, limit: 0, offset: 0, next: null } });
-    expect((await get("/api/v1/items?offset=1000")).body.data).toEqual([]);
+    expect((await s.get("/api/v1/items?offset=1000")).body.data).toEqual([]);
   });
 
   it.each(["limit=-1", "limit=abc", "offset=-5", "offset=1.5", "limit=1e3"])("refuses %s with 400 naming the parameter", async (q) => {
-    const { status, body } = await get(`/api/v1/items?${q}`);
+    const { status, body } = await s.get(`/api/v1/items?${q}`);
     expect(status).toBe(400);
     expect(body.error).toMatch(new RegExp(`^${q.split("=")[0]}: `));
   });
 
   it("sorts on user fields both ways, and on system fields", async () => {
-    expect(ns((await get("/api/v1/items?sort=-n&limit=3")).body)).toEqual([24, 23, 22]);
-    expect(ns((await get("/api/v1/items?sort=at&limit=3")).body)).toEqual([0, 1, 2]);
-    expect(ns((await get("/api/v1/items?sort=-at&limit=2")).body)).toEqual([24, 23]);
-    const created = (await get("/api/v1/items?sort=_created_at&limit=100")).body.data.map((e: { _created_at: string }) => e._created_at);
+    expect(ns((await s.get("/api/v1/items?sort=-n&limit=3")).body)).toEqual([24, 23, 22]);
+    expect(ns((await s.get("/api/v1/items?sort=at&limit=3")).body)).toEqual([0, 1, 2]);
+    expect(ns((await s.get("/api/v1/items?sort=-at&limit=2")).body)).toEqual([24, 23]);
+    const created = (await s.get("/api/v1/items?sort=_created_at&limit=100")).body.data.map((e: { _created_at: string }) => e._created_at);
     expect(created).toEqual([...created].sort());
-    const published = (await get("/api/v1/items?sort=-_published_at&limit=100")).body.data.map((e: { _published_at: string }) => e._published_at);
+    const published = (await s.get("/api/v1/items?sort=-_published_at&limit=100")).body.data.map((e: { _published_at: string }) => e._published_at);
     expect(published).toEqual([...published].sort().reverse());
-    const byId = (await get("/api/v1/items?sort=id&limit=100")).body.data.map((e: { id: string }) => e.id);
+    const byId = (await s.get("/api/v1/items?sort=id&limit=100")).body.data.map((e: { id: string }) => e.id);
     expect(byId).toEqual([...byId].sort());
     // default: newest first
-    const def = (await get("/api/v1/items?limit=100")).body.data.map((e: { _created_at: string }) => e._created_at);
+    const def = (await s.get("/api/v1/items?limit=100")).body.data.map((e: { _created_at: string }) => e._created_at);
     expect(def).toEqual([...def].sort().reverse());
     // sort by a string field, ties broken deterministically
-    const tags = (await get("/api/v1/items?sort=tag&limit=100")).body.data.map((e: { tag: string }) => e.tag);
+    const tags = (await s.get("/api/v1/items?sort=tag&limit=100")).body.data.map((e: { tag: string }) => e.tag);
     expect(tags.slice(0, 9).every((x: string) => x === "fizz")).toBe(true);
   });
 
   it("filters by equality on typed fields, AND-ed", async () => {
-    expect(ns((await get("/api/v1/items?filter[n]=7")).body)).toEqual([7]);
-    const fizz = await get("/api/v1/items?filter[tag]=fizz&sort=n");
+    expect(ns((await s.get("/api/v1/items?filter[n]=7")).body)).toEqual([7]);
+    const fizz = await s.get("/api/v1/items?filter[tag]=fizz&sort=n");
     expect(ns(fizz.body)).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24]);
     expect(fizz.body.meta.total).toBe(9);
-    expect(ns((await get("/api/v1/items?filter[tag]=fizz&filter[flag]=true&sort=n")).body)).toEqual([0, 6, 12, 18, 24]);
-    expect(ns((await get("/api/v1/items?filter[flag]=false&sort=n&limit=3")).body)).toEqual([1, 3, 5]);
-    expect(ns((await get(`/api/v1/items?filter[at]=${encodeURIComponent("2024-01-05T00:00:00Z")}`)).body)).toEqual([4]);
-    expect(ns((await get(`/api/v1/items?filter[tags]=${tagIds[1]}&sort=n`)).body)).toEqual([0, 1, 2]);
-    expect(ns((await get(`/api/v1/items?filter[tags]=${tagIds[0]}`)).body)).toEqual([0]);
+    expect(ns((await s.get("/api/v1/items?filter[tag]=fizz&filter[flag]=true&sort=n")).body)).toEqual([0, 6, 12, 18, 24]);
+    expect(ns((await s.get("/api/v1/items?filter[flag]=false&sort=n&limit=3")).body)).toEqual([1, 3, 5]);
+    expect(ns((await s.get(`/api/v1/items?filter[at]=${encodeURIComponent("2024-01-05T00:00:00Z")}`)).body)).toEqual([4]);
+    expect(ns((await s.get(`/api/v1/items?filter[tags]=${tagIds[1]}&sort=n`)).body)).toEqual([0, 1, 2]);
+    expect(ns((await s.get(`/api/v1/items?filter[tags]=${tagIds[0]}`)).body)).toEqual([0]);
   });
 
   it("returns many-to-many values as ordered id arrays in lists and single reads", async () => {
-    const list = await get("/api/v1/items?filter[n]=0");
+    const list = await s.get("/api/v1/items?filter[n]=0");
     expect(list.body.data[0].tags).toEqual([tagIds[0], tagIds[1]]);
-    expect((await get("/api/v1/items?filter[n]=5")).body.data[0].tags).toEqual([]);
-    const one = await get(`/api/v1/items/${list.body.data[0].id}`);
+    expect((await s.get("/api/v1/items?filter[n]=5")).body.data[0].tags).toEqual([]);
+    const one = await s.get(`/api/v1/items/${list.body.data[0].id}`);
     expect(one.body.data.tags).toEqual([tagIds[0], tagIds[1]]);
   });
 
   it("dashboard lists include drafts and take status=", async () => {
-    expect((await get("/api/dashboard/collections/items/entries?limit=1", owner)).body.meta.total).toBe(N + 3);
-    const drafts = await get("/api/dashboard/collections/items/entries?status=draft&sort=n", owner);
+    expect((await s.as(owner).get("/api/dashboard/collections/items/entries?limit=1")).body.meta.total).toBe(N + 3);
+    const drafts = await s.as(owner).get("/api/dashboard/collections/items/entries?status=draft&sort=n");
     expect(ns(drafts.body)).toEqual([100, 101, 102]);
-    expect((await get("/api/dashboard/collections/items/entries?status=published", owner)).body.meta.total).toBe(N);
-    expect((await get("/api/dashboard/collections/items/entries?status=bogus", owner)).status).toBe(400);
+    expect((await s.as(owner).get("/api/dashboard/collections/items/entries?status=published")).body.meta.total).toBe(N);
+    expect((await s.as(owner).get("/api/dashboard/collections/items/entries?status=bogus")).status).toBe(400);
     // status= is not a delivery parameter: drafts stay hidden
-    const status = await get("/api/v1/items?status=draft");
+    const status = await s.get("/api/v1/items?status=draft");
     expect(status.status).toBe(400);
     expect(status.body.error).toMatch(/^"status" is not a query parameter of this list/);
   });
@@ -137,7 +129,7 @@ describe.each(drivers)("entry list queries on %s", (driver) => {
     ["sort=nope", /^sort: "nope" is not a field/],
     ["sort=tags", /^sort: tags is a relations field/],
   ])("refuses %s with 400", async (q, message) => {
-    const { status, body } = await get(`/api/v1/items?${q}`);
+    const { status, body } = await s.get(`/api/v1/items?${q}`);
     expect(status).toBe(400);
     expect(body.error).toMatch(message);
   });
@@ -145,17 +137,17 @@ describe.each(drivers)("entry list queries on %s", (driver) => {
   describe("SQL metacharacters are harmless", () => {
     const nasty = ["' OR '1'='1", "x'); DROP TABLE entries; --", '"', "\\", "%", "_", "$.n", "null", "1 OR 1=1"];
     it.each(nasty)("as a filter value: %s", async (value) => {
-      const { status, body } = await get(`/api/v1/items?filter[tag]=${encodeURIComponent(value)}`);
+      const { status, body } = await s.get(`/api/v1/items?filter[tag]=${encodeURIComponent(value)}`);
       expect(status).toBe(200);
       expect(body.meta.total).toBe(0);
     });
     it.each(nasty.concat(["n) OR 1=1 --", "n\"]"]))("as a field name: %s", async (name) => {
       for (const q of [`filter[${encodeURIComponent(name)}]=1`, `sort=${encodeURIComponent(name)}`, `sort=-${encodeURIComponent(name)}`]) {
-        expect((await get(`/api/v1/items?${q}`)).status).toBe(400);
+        expect((await s.get(`/api/v1/items?${q}`)).status).toBe(400);
       }
     });
     it("left the data intact", async () => {
-      expect((await get("/api/v1/items")).body.meta.total).toBe(N);
+      expect((await s.get("/api/v1/items")).body.meta.total).toBe(N);
     });
   });
 });

@@ -14,11 +14,6 @@ type Json = Record<string, any>;
 describe.each(drivers)("forms dashboard on %s", (driver) => {
   let r: FormsRig;
   const tok: Record<string, string> = {};
-  const req = async (path: string, token: string, method = "GET", json?: unknown) => {
-    const res = await r.t.request(path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
   const submit = async (slug: string, values: Record<string, unknown>) => {
     const res = await r.t.request(`/api/v1/forms/${slug}/submit`, { method: "POST", json: values, headers: { "x-forwarded-for": r.address() } });
     expect(res.status, await res.clone().text()).toBe(201);
@@ -40,7 +35,7 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
       { name: "plan", type: "select", options: ["free", "pro"] },
       { name: "note", type: "text" },
     ];
-    expect((await req("/api/dashboard/forms", tok.formsWrite, "POST", { slug: "signup", name: "Sign up", fields })).status).toBe(201);
+    expect((await r.s.as(tok.formsWrite).post("/api/dashboard/forms", { slug: "signup", name: "Sign up", fields })).status).toBe(201);
     await submit("signup", { name: "Ada", plan: "pro" });
     await submit("signup", { name: "Grace", plan: "free" });
     await submit("signup", { name: "Linus" });
@@ -62,35 +57,35 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
     ["GET", "/api/dashboard/forms/signup/submissions", "subWrite", 200],
     ["DELETE", "/api/dashboard/forms/signup/submissions/x", "subRead", 403, "submissions:write"],
   ] as const)("%s %s with %s → %i", async (method, path, who, status, grant?: string) => {
-    const res = await req(path, tok[who]!, method, method === "POST" || method === "PUT" ? { name: "x" } : undefined);
+    const res = await r.s.as(tok[who]!).send(method, path, method === "POST" || method === "PUT" ? { name: "x" } : undefined);
     expect(res.status).toBe(status);
     if (grant) expect(res.body).toEqual({ error: `Missing grant: ${grant}`, grant });
   });
 
   it("forms:read lists fields but never submitted data", async () => {
-    const list = await req("/api/dashboard/forms", tok.formsRead);
+    const list = await r.s.as(tok.formsRead).get("/api/dashboard/forms");
     const text = JSON.stringify(list.body);
     expect(list.body.meta).toEqual({ total: 1 });
     expect(list.body.data[0]).toMatchObject({ slug: "signup", name: "Sign up", honeypot: "_gotcha" });
     expect(list.body.data[0].fields.map((f: Json) => f.name)).toEqual(["name", "plan", "note"]);
     for (const value of ["Ada", "Grace", "Linus"]) expect(text).not.toContain(value);
-    expect(JSON.stringify((await req("/api/dashboard/forms/signup", tok.formsRead)).body)).not.toContain("Ada");
+    expect(JSON.stringify((await r.s.as(tok.formsRead).get("/api/dashboard/forms/signup")).body)).not.toContain("Ada");
   });
 
   it("lists submissions newest first with meta, and pages", async () => {
-    const all = await req("/api/dashboard/forms/signup/submissions", tok.subRead);
+    const all = await r.s.as(tok.subRead).get("/api/dashboard/forms/signup/submissions");
     expect(all.body.meta).toEqual({ total: 3, limit: 50, offset: 0 });
     expect(all.body.data.map((s: Json) => s.data.name).sort()).toEqual(["Ada", "Grace", "Linus"]);
-    const page = await req("/api/dashboard/forms/signup/submissions?limit=1&offset=1", tok.subRead);
+    const page = await r.s.as(tok.subRead).get("/api/dashboard/forms/signup/submissions?limit=1&offset=1");
     expect(page.body.data).toHaveLength(1);
-    expect((await req("/api/dashboard/forms/signup/submissions?limit=x", tok.subRead)).status).toBe(400);
+    expect((await r.s.as(tok.subRead).get("/api/dashboard/forms/signup/submissions?limit=x")).status).toBe(400);
   });
 
   describe("schema change refused by stored submissions (spec 5.4.5)", () => {
     const requiredPlan = { name: "Sign up", fields: [{ name: "name", type: "string", required: true }, { name: "plan", type: "select", options: ["free", "pro"], required: true }] };
 
     it("forms:write alone: 409 without the count", async () => {
-      const res = await req("/api/dashboard/forms/signup", tok.formsWrite, "PUT", requiredPlan);
+      const res = await r.s.as(tok.formsWrite).put("/api/dashboard/forms/signup", requiredPlan);
       expect(res.status).toBe(409);
       expect(res.body.error).toMatch(/^Cannot change form signup: it holds stored submissions and the change narrows fields plan; without submissions:read/);
       expect(res.body.error).not.toMatch(/\d/);
@@ -99,14 +94,14 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
     });
 
     it("forms:write + submissions:read: 409 with the count", async () => {
-      const res = await req("/api/dashboard/forms/signup", tok.formsWriteSubRead, "PUT", requiredPlan);
+      const res = await r.s.as(tok.formsWriteSubRead).put("/api/dashboard/forms/signup", requiredPlan);
       expect(res.status).toBe(409);
       expect(res.body.error).toContain("1 stored submission would violate");
       expect(res.body.submissions).toBe(1);
     });
 
     it("an owner (bypasses grants) sees the count", async () => {
-      const res = await req("/api/dashboard/forms/signup", r.owner, "PUT", requiredPlan);
+      const res = await r.s.as(r.owner).put("/api/dashboard/forms/signup", requiredPlan);
       expect(res.status).toBe(409);
       expect(res.body.submissions).toBe(1);
     });
@@ -117,74 +112,74 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
       ["a new required field", { fields: [{ name: "name", type: "string", required: true }, { name: "phone", type: "string", required: true }] }, 3],
       ["a lower max length", { fields: [{ name: "name", type: "string", required: true, max_length: 4 }] }, 2],
     ])("refuses %s", async (_what, change, rows) => {
-      const res = await req("/api/dashboard/forms/signup", tok.formsWriteSubRead, "PUT", { name: "Sign up", ...change });
+      const res = await r.s.as(tok.formsWriteSubRead).put("/api/dashboard/forms/signup", { name: "Sign up", ...change });
       expect(res.status).toBe(409);
       expect(res.body.submissions).toBe(rows);
     });
 
     it("accepts a change no stored row violates, and keeps values of a removed field", async () => {
-      const res = await req("/api/dashboard/forms/signup", tok.formsWrite, "PUT", {
+      const res = await r.s.as(tok.formsWrite).put("/api/dashboard/forms/signup", {
         name: "Sign up!",
         fields: [{ name: "name", type: "text", required: true }, { name: "plan", type: "select", options: ["free", "pro", "team"] }, { name: "company", type: "string" }],
       });
       expect(res.status).toBe(200);
       expect(res.body.name).toBe("Sign up!");
-      const rows = await req("/api/dashboard/forms/signup/submissions", tok.subRead);
+      const rows = await r.s.as(tok.subRead).get("/api/dashboard/forms/signup/submissions");
       expect(rows.body.data.map((s: Json) => s.data.name).sort()).toEqual(["Ada", "Grace", "Linus"]);
     });
 
     it("validates the definition (400 naming the path) and refuses a rename", async () => {
-      const bad = await req("/api/dashboard/forms/signup", tok.formsWrite, "PUT", { name: "x", fields: [{ name: "a", type: "select" }] });
+      const bad = await r.s.as(tok.formsWrite).put("/api/dashboard/forms/signup", { name: "x", fields: [{ name: "a", type: "select" }] });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toBe("fields.0.options: a select field lists its options");
-      expect((await req("/api/dashboard/forms/signup", tok.formsWrite, "PUT", { slug: "other", name: "x" })).status).toBe(400);
-      const slug = await req("/api/dashboard/forms", tok.formsWrite, "POST", { slug: "Not OK", name: "x" });
+      expect((await r.s.as(tok.formsWrite).put("/api/dashboard/forms/signup", { slug: "other", name: "x" })).status).toBe(400);
+      const slug = await r.s.as(tok.formsWrite).post("/api/dashboard/forms", { slug: "Not OK", name: "x" });
       expect(slug.body.error).toMatch(/^slug: /);
-      expect((await req("/api/dashboard/forms", tok.formsWrite, "POST", { slug: "signup", name: "again" })).status).toBe(409);
+      expect((await r.s.as(tok.formsWrite).post("/api/dashboard/forms", { slug: "signup", name: "again" })).status).toBe(409);
     });
   });
 
   describe("submissions: edit and delete", () => {
     it("PATCH validates against the fields; null clears; unknown names refused", async () => {
       const id = await submit("signup", { name: "Edsger", plan: "free", company: "EWD" });
-      const ok = await req(`/api/dashboard/forms/signup/submissions/${id}`, tok.subWrite, "PATCH", { plan: "pro", company: null });
+      const ok = await r.s.as(tok.subWrite).patch(`/api/dashboard/forms/signup/submissions/${id}`, { plan: "pro", company: null });
       expect(ok.status).toBe(200);
       expect(ok.body.data).toEqual({ name: "Edsger", plan: "pro" });
       // A value of a field since removed from the form can still be erased.
-      const [ada] = (await req("/api/dashboard/forms/signup/submissions?limit=200", tok.subRead)).body.data.filter((s: Json) => s.data.name === "Ada");
-      await req("/api/dashboard/forms/signup", r.owner, "PUT", { name: "Sign up", fields: [{ name: "name", type: "text", required: true }] });
-      const erased = await req(`/api/dashboard/forms/signup/submissions/${ada.id}`, tok.subWrite, "PATCH", { plan: null });
+      const [ada] = (await r.s.as(tok.subRead).get("/api/dashboard/forms/signup/submissions?limit=200")).body.data.filter((s: Json) => s.data.name === "Ada");
+      await r.s.as(r.owner).put("/api/dashboard/forms/signup", { name: "Sign up", fields: [{ name: "name", type: "text", required: true }] });
+      const erased = await r.s.as(tok.subWrite).patch(`/api/dashboard/forms/signup/submissions/${ada.id}`, { plan: null });
       expect(erased.body, JSON.stringify(erased.body)).toMatchObject({ data: { name: "Ada" } });
-      await req("/api/dashboard/forms/signup", r.owner, "PUT", { name: "Sign up", fields: [{ name: "name", type: "text", required: true }, { name: "plan", type: "select", options: ["free", "pro"] }] });
-      expect((await req(`/api/dashboard/forms/signup/submissions/${id}`, tok.subWrite, "PATCH", { plan: "gold" })).body.field).toBe("plan");
-      expect((await req(`/api/dashboard/forms/signup/submissions/${id}`, tok.subWrite, "PATCH", { name: null })).status).toBe(400);
-      expect((await req(`/api/dashboard/forms/signup/submissions/${id}`, tok.subWrite, "PATCH", { nope: 1 })).body.error).toBe("nope: is not a field of this form");
-      expect((await req(`/api/dashboard/forms/signup/submissions/${id}`, tok.subRead)).body.data.plan).toBe("pro");
+      await r.s.as(r.owner).put("/api/dashboard/forms/signup", { name: "Sign up", fields: [{ name: "name", type: "text", required: true }, { name: "plan", type: "select", options: ["free", "pro"] }] });
+      expect((await r.s.as(tok.subWrite).patch(`/api/dashboard/forms/signup/submissions/${id}`, { plan: "gold" })).body.field).toBe("plan");
+      expect((await r.s.as(tok.subWrite).patch(`/api/dashboard/forms/signup/submissions/${id}`, { name: null })).status).toBe(400);
+      expect((await r.s.as(tok.subWrite).patch(`/api/dashboard/forms/signup/submissions/${id}`, { nope: 1 })).body.error).toBe("nope: is not a field of this form");
+      expect((await r.s.as(tok.subRead).get(`/api/dashboard/forms/signup/submissions/${id}`)).body.data.plan).toBe("pro");
     });
 
     it("DELETE removes the submission and its file blobs", async () => {
-      await req("/api/dashboard/forms", r.owner, "POST", { slug: "apply", name: "Apply", fields: [{ name: "cv", type: "file", required: true }] });
+      await r.s.as(r.owner).post("/api/dashboard/forms", { slug: "apply", name: "Apply", fields: [{ name: "cv", type: "file", required: true }] });
       const form = new FormData();
       form.set("cv", new File(["resume bytes"], "cv.txt", { type: "text/plain" }));
       const { body, type } = await multipart(form);
       const res = await r.t.request("/api/v1/forms/apply/submit", { method: "POST", body, headers: { "content-type": type, "x-forwarded-for": r.address() } });
       const { id } = (await res.json()) as { id: string };
-      const sub = (await req(`/api/dashboard/forms/apply/submissions/${id}`, tok.subRead)).body;
+      const sub = (await r.s.as(tok.subRead).get(`/api/dashboard/forms/apply/submissions/${id}`)).body;
       const key = submissionBlobKey(r.wsId, id, sub.files[0].id);
       expect(await r.t.svc.context.blobs.hasItem(key)).toBe(true);
-      expect((await req(`/api/dashboard/forms/apply/submissions/${id}`, tok.subWrite, "DELETE")).status).toBe(204);
+      expect((await r.s.as(tok.subWrite).delete(`/api/dashboard/forms/apply/submissions/${id}`)).status).toBe(204);
       expect(await r.t.svc.context.blobs.hasItem(key)).toBe(false);
-      expect((await req(`/api/dashboard/forms/apply/submissions/${id}`, tok.subRead)).status).toBe(404);
+      expect((await r.s.as(tok.subRead).get(`/api/dashboard/forms/apply/submissions/${id}`)).status).toBe(404);
     });
 
     it("deleting a form with submissions needs submissions:write as well", async () => {
-      const refused = await req("/api/dashboard/forms/signup", tok.formsWrite, "DELETE");
+      const refused = await r.s.as(tok.formsWrite).delete("/api/dashboard/forms/signup");
       expect(refused.status).toBe(409);
       expect(refused.body.error).toContain("needs submissions:write");
       expect(refused.body).not.toHaveProperty("submissions");
-      expect((await req("/api/dashboard/forms/signup", tok.formsWriteSubWrite, "DELETE")).status).toBe(204);
-      expect((await req("/api/dashboard/forms/signup", tok.formsRead)).status).toBe(404);
-      expect((await req("/api/dashboard/forms/signup/submissions", tok.subRead)).status).toBe(404);
+      expect((await r.s.as(tok.formsWriteSubWrite).delete("/api/dashboard/forms/signup")).status).toBe(204);
+      expect((await r.s.as(tok.formsRead).get("/api/dashboard/forms/signup")).status).toBe(404);
+      expect((await r.s.as(tok.subRead).get("/api/dashboard/forms/signup/submissions")).status).toBe(404);
     });
   });
 });

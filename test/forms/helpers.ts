@@ -1,19 +1,19 @@
 /**
  * Forms test rig: a real server (trustProxy on, so each test can be its own client address via
- * X-Forwarded-For and the submit rate limit stays per test), a workspace, credentials, and the
- * events fired on ctx.bus.
+ * X-Forwarded-For and the submit rate limit stays per test), a workspace, credentials, and a
+ * scenario on it (requests, and the events fired on ctx.bus).
  */
-import type { ServiceEvent } from "../../src/core/events.js";
 import type { Grant } from "../../src/core/grants.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import type { DriverName } from "../helpers/database.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 export interface FormsRig {
   t: TestServer;
   wsId: string;
   owner: string;
-  events: ServiceEvent[];
+  s: Scenario;
   key(grants: Grant[]): Promise<string>;
   member(grants: Grant[]): Promise<string>;
   /** A fresh client address for X-Forwarded-For. */
@@ -27,17 +27,19 @@ export async function startFormsRig(driver: DriverName): Promise<FormsRig> {
   const t = await startTestServer(driver, { trustProxy: true });
   const ctx = t.svc.context;
   const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
-  const events: ServiceEvent[] = [];
-  ctx.bus.on((e) => events.push(e));
+  const s = await scenario(t);
   return {
     t,
     wsId: ws.id,
     owner: (await createTestSession(ctx, ws.id)).token,
-    events,
+    s,
     key: async (grants) => (await createTestKey(ctx, ws.id, grants)).token,
     member: async (grants) => (await createTestSession(ctx, ws.id, { role: "member", grants })).token,
     address: () => `203.0.113.${++n % 250}`,
-    close: () => t.close(),
+    async close() {
+      await s.close();
+      await t.close();
+    },
   };
 }
 

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drivers } from "../helpers/database.js";
 import { startFormsRig, type FormsRig } from "./helpers.js";
 
-type Json = Record<string, any>;
 const secret = "Ada Lovelace X"; // 14 characters
 const base = [
   { name: "name", type: "string" },
@@ -20,18 +19,13 @@ const withPlan = (options: string[]) => [base[0], { ...base[1], options }];
 describe.each(drivers)("schema-change refusal without submissions:read on %s", (driver) => {
   let r: FormsRig;
   const tok: Record<string, string> = {};
-  const req = async (path: string, token: string, method = "GET", json?: unknown) => {
-    const res = await r.t.request(path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
-  const put = (token: string, fields: unknown[], slug = "probe") => req(`/api/dashboard/forms/${slug}`, token, "PUT", { name: "Probe", fields });
+  const put = (token: string, fields: unknown[], slug = "probe") => r.s.as(token).put(`/api/dashboard/forms/${slug}`, { name: "Probe", fields });
 
   beforeAll(async () => {
     r = await startFormsRig(driver);
     tok.formsWrite = await r.key(["forms:write"]);
     tok.formsWriteSubRead = await r.key(["forms:write", "submissions:read"]);
-    for (const slug of ["probe", "empty"]) expect((await req("/api/dashboard/forms", tok.formsWrite, "POST", { slug, name: "Probe", fields: base })).status).toBe(201);
+    for (const slug of ["probe", "empty"]) expect((await r.s.as(tok.formsWrite).post("/api/dashboard/forms", { slug, name: "Probe", fields: base })).status).toBe(201);
     const res = await r.t.request("/api/v1/forms/probe/submit", { method: "POST", json: { name: secret, plan: "pro" }, headers: { "x-forwarded-for": r.address() } });
     expect(res.status).toBe(201);
   });

@@ -7,35 +7,30 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 
 type Json = Record<string, any>;
 const PASSWORD = "correct horse battery staple";
 
 describe.each(drivers)("rules and gated collections on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   const tok: Record<string, string> = {};
   const ids: Record<string, string> = {};
-  const req = async (path: string, token?: string, method = "GET", json?: unknown) => {
-    const res = await t.request(path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
   const ok = async (path: string, method: string, json: unknown) => {
-    const res = await req(path, tok.owner, method, json);
+    const res = await s.as(tok.owner).send(method, path, json);
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     return res.body;
   };
   const endUser = async (email: string, attributes: Record<string, unknown>) => {
     const user = await ok("/api/dashboard/users", "POST", { email, password: PASSWORD, attributes });
-    const login = await req("/api/v1/accounts/login", undefined, "POST", { email, password: PASSWORD });
+    const login = await s.post("/api/v1/accounts/login", { email, password: PASSWORD });
     expect(login.status).toBe(200);
     return { id: user.id as string, token: login.body.token as string };
   };
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ctx = t.svc.context;
+    s = await scenario(driver);
+    const ctx = s.svc.context;
     const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
     tok.owner = (await createTestSession(ctx, ws.id)).token;
     tok.rulesRead = (await createTestKey(ctx, ws.id, ["rules:read"])).token;
@@ -52,28 +47,28 @@ describe.each(drivers)("rules and gated collections on %s", (driver) => {
     Object.assign(tok, { pro: pro.token, free: free.token });
     ids.free = free.id;
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   describe("CRUD", () => {
     it("lists, reads, creates (201) and replaces rules; grants per route", async () => {
-      const list = await req("/api/dashboard/rules", tok.rulesRead);
+      const list = await s.as(tok.rulesRead).get("/api/dashboard/rules");
       expect(list.status).toBe(200);
       expect(list.body.data.map((r: Json) => r.name)).toEqual(["pro members", "signed in"]);
       expect(list.body.meta).toEqual({ total: 2 });
-      expect((await req(`/api/dashboard/rules/${ids.anyone}`, tok.rulesRead)).body).toMatchObject({ id: ids.anyone, condition: { signed_in: true } });
-      expect((await req("/api/dashboard/rules", tok.rulesRead, "POST", { name: "x", condition: { signed_in: true } })).body).toEqual({
+      expect((await s.as(tok.rulesRead).get(`/api/dashboard/rules/${ids.anyone}`)).body).toMatchObject({ id: ids.anyone, condition: { signed_in: true } });
+      expect((await s.as(tok.rulesRead).post("/api/dashboard/rules", { name: "x", condition: { signed_in: true } })).body).toEqual({
         error: "Missing grant: rules:write",
         grant: "rules:write",
       });
-      expect((await req("/api/dashboard/rules", tok.none)).status).toBe(403);
-      expect((await req("/api/dashboard/rules", tok.rulesWrite)).status).toBe(200); // write implies read
-      const made = await req("/api/dashboard/rules", tok.rulesWrite, "POST", { name: "admins", condition: { account: { field: "roles", eq: "admin" } } });
+      expect((await s.as(tok.none).get("/api/dashboard/rules")).status).toBe(403);
+      expect((await s.as(tok.rulesWrite).get("/api/dashboard/rules")).status).toBe(200); // write implies read
+      const made = await s.as(tok.rulesWrite).post("/api/dashboard/rules", { name: "admins", condition: { account: { field: "roles", eq: "admin" } } });
       expect(made.status).toBe(201);
-      const put = await req(`/api/dashboard/rules/${made.body.id}`, tok.rulesWrite, "PUT", { name: "admins", condition: { account: { field: "roles", in: ["admin", "owner"] } } });
+      const put = await s.as(tok.rulesWrite).put(`/api/dashboard/rules/${made.body.id}`, { name: "admins", condition: { account: { field: "roles", in: ["admin", "owner"] } } });
       expect(put.status).toBe(200);
       expect(put.body.condition).toEqual({ account: { field: "roles", in: ["admin", "owner"] } });
-      expect((await req(`/api/dashboard/rules/${made.body.id}`, tok.rulesWrite, "DELETE")).status).toBe(204);
-      expect((await req(`/api/dashboard/rules/${made.body.id}`, tok.rulesRead)).status).toBe(404);
+      expect((await s.as(tok.rulesWrite).delete(`/api/dashboard/rules/${made.body.id}`)).status).toBe(204);
+      expect((await s.as(tok.rulesRead).get(`/api/dashboard/rules/${made.body.id}`)).status).toBe(404);
     });
 
     it.each([
@@ -82,20 +77,20 @@ describe.each(drivers)("rules and gated collections on %s", (driver) => {
       [{ name: "bad", condition: { all: [] } }, "condition.all: must list at least one condition"],
       [{ name: "bad" }, "condition: is required"],
     ])("validates on save: %j → 400", async (body, message?: string) => {
-      const res = await req("/api/dashboard/rules", tok.rulesWrite, "POST", body);
+      const res = await s.as(tok.rulesWrite).post("/api/dashboard/rules", body);
       expect(res.status).toBe(400);
       if (message) expect(res.body.error).toBe(message);
       else expect(res.body.error).toMatch(/^condition\.account/);
     });
 
     it("names are unique per workspace (409)", async () => {
-      const res = await req("/api/dashboard/rules", tok.rulesWrite, "POST", { name: "signed in", condition: { signed_in: true } });
+      const res = await s.as(tok.rulesWrite).post("/api/dashboard/rules", { name: "signed in", condition: { signed_in: true } });
       expect(res.status).toBe(409);
     });
   });
 
   describe("gated read (spec 4.1, 5.6)", () => {
-    const read = (token?: string) => req("/api/v1/vip", token);
+    const read = (token?: string) => s.as(token).get("/api/v1/vip");
 
     it("an account session satisfying the rule reads published entries only", async () => {
       const res = await read(tok.pro);
@@ -126,13 +121,13 @@ describe.each(drivers)("rules and gated collections on %s", (driver) => {
 
   describe("deleting a rule in use", () => {
     it("is refused with 409 naming the collection, and allowed once no collection names it", async () => {
-      const refused = await req(`/api/dashboard/rules/${ids.pro}`, tok.rulesWrite, "DELETE");
+      const refused = await s.as(tok.rulesWrite).delete(`/api/dashboard/rules/${ids.pro}`);
       expect(refused.status).toBe(409);
       expect(refused.body.error).toContain("vip");
       expect(refused.body.collections).toEqual(["vip"]);
       await ok("/api/dashboard/collections/vip", "PUT", { access: "gated", rule: ids.anyone, fields: [{ name: "title", type: "string" }] });
-      expect((await req("/api/v1/vip", tok.free)).status).toBe(200);
-      expect((await req(`/api/dashboard/rules/${ids.pro}`, tok.rulesWrite, "DELETE")).status).toBe(204);
+      expect((await s.as(tok.free).get("/api/v1/vip")).status).toBe(200);
+      expect((await s.as(tok.rulesWrite).delete(`/api/dashboard/rules/${ids.pro}`)).status).toBe(204);
     });
   });
 });

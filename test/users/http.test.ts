@@ -7,26 +7,20 @@ import { createConsola } from "consola";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 
-type Json = Record<string, any>;
 const PASSWORD = "correct horse battery staple";
 
 describe.each(drivers)("end users on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   const logs: string[] = [];
   const tok: Record<string, string> = {};
-  const req = async (path: string, token?: string, method = "GET", json?: unknown, host?: string) => {
-    const res = await t.request(path, { method, token, json, host });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
-  const login = (email: string, password = PASSWORD) => req("/api/v1/accounts/login", undefined, "POST", { email, password });
+  const login = (email: string, password = PASSWORD) => s.post("/api/v1/accounts/login", { email, password });
 
   beforeAll(async () => {
     const logger = createConsola({ level: 5, reporters: [{ log: (entry) => void logs.push(JSON.stringify(entry.args)) }] });
-    t = await startTestServer(driver, { logger });
-    const ctx = t.svc.context;
+    s = await scenario(driver, { logger });
+    const ctx = s.svc.context;
     const ws = await ctx.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true });
     const plain = await ctx.workspaces.create({ slug: "plain", hosts: ["plain.localhost"] });
     tok.owner = (await createTestSession(ctx, ws.id)).token;
@@ -35,17 +29,17 @@ describe.each(drivers)("end users on %s", (driver) => {
     tok.usersWrite = (await createTestKey(ctx, ws.id, ["users:write"])).token;
     tok.member = (await createTestSession(ctx, ws.id, { role: "member", grants: ["entries:read"] })).token;
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("a workspace without Identity answers 404 saying so", async () => {
-    const res = await req("/api/dashboard/users", tok.plainOwner, "GET", undefined, "plain.localhost");
+    const res = await s.as(tok.plainOwner, { host: "plain.localhost" }).get("/api/dashboard/users");
     expect(res.status).toBe(404);
     expect(res.body.error).toMatch(/Identity is not enabled/);
-    expect((await req("/api/dashboard/users", tok.plainOwner, "POST", { email: "a@example.com", password: PASSWORD }, "plain.localhost")).status).toBe(404);
+    expect((await s.as(tok.plainOwner, { host: "plain.localhost" }).post("/api/dashboard/users", { email: "a@example.com", password: PASSWORD })).status).toBe(404);
   });
 
   it("creates (201) and lists end users; never a password hash; grants per route", async () => {
-    const made = await req("/api/dashboard/users", tok.usersWrite, "POST", { email: " Grace@Example.com ", password: PASSWORD, attributes: { plan: "pro", roles: ["editor"] } });
+    const made = await s.as(tok.usersWrite).post("/api/dashboard/users", { email: " Grace@Example.com ", password: PASSWORD, attributes: { plan: "pro", roles: ["editor"] } });
     expect(made.status).toBe(201);
     expect(made.body).toEqual({
       id: expect.any(String),
@@ -56,12 +50,12 @@ describe.each(drivers)("end users on %s", (driver) => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    const list = await req("/api/dashboard/users", tok.usersRead);
+    const list = await s.as(tok.usersRead).get("/api/dashboard/users");
     expect(list.status).toBe(200);
     expect(list.body.meta).toEqual({ total: 1, limit: 50, offset: 0 });
     expect(JSON.stringify(list.body)).not.toMatch(/password|scrypt/);
-    expect((await req("/api/dashboard/users", tok.usersRead, "POST", { email: "x@example.com", password: PASSWORD })).body.grant).toBe("users:write");
-    expect((await req("/api/dashboard/users", tok.member)).body).toEqual({ error: "Missing grant: users:read", grant: "users:read" });
+    expect((await s.as(tok.usersRead).post("/api/dashboard/users", { email: "x@example.com", password: PASSWORD })).body.grant).toBe("users:write");
+    expect((await s.as(tok.member).get("/api/dashboard/users")).body).toEqual({ error: "Missing grant: users:read", grant: "users:read" });
     expect((await login("grace@example.com")).status).toBe(200);
   });
 
@@ -73,53 +67,53 @@ describe.each(drivers)("end users on %s", (driver) => {
     [{ email: "a@example.com", password: PASSWORD, attributes: { deep: { x: 1 } } }, "attributes.deep"],
     [{ email: "a@example.com", password: PASSWORD, role: "admin" }, "role"],
   ])("refuses %j with 400 naming %s", async (body, field) => {
-    const res = await req("/api/dashboard/users", tok.usersWrite, "POST", body);
+    const res = await s.as(tok.usersWrite).post("/api/dashboard/users", body);
     expect(res.status).toBe(400);
     expect(res.body.field).toBe(field);
   });
 
   it("a taken email is 409", async () => {
-    expect((await req("/api/dashboard/users", tok.usersWrite, "POST", { email: "grace@example.com", password: PASSWORD })).status).toBe(409);
+    expect((await s.as(tok.usersWrite).post("/api/dashboard/users", { email: "grace@example.com", password: PASSWORD })).status).toBe(409);
   });
 
   it("deactivation stops the session on the very next request; reactivation needs a new sign-in", async () => {
-    const user = (await req("/api/dashboard/users", tok.usersWrite, "POST", { email: "linus@example.com", password: PASSWORD })).body;
+    const user = (await s.as(tok.usersWrite).post("/api/dashboard/users", { email: "linus@example.com", password: PASSWORD })).body;
     const session = (await login("linus@example.com")).body.token as string;
-    expect((await req("/api/v1/accounts/me", session)).status).toBe(200);
-    const off = await req(`/api/dashboard/users/${user.id}`, tok.usersWrite, "PATCH", { active: false });
+    expect((await s.as(session).get("/api/v1/accounts/me")).status).toBe(200);
+    const off = await s.as(tok.usersWrite).patch(`/api/dashboard/users/${user.id}`, { active: false });
     expect(off.status).toBe(200);
     expect(off.body.active).toBe(false);
-    expect((await req("/api/v1/accounts/me", session)).body).toEqual({ error: "Unauthorized" });
+    expect((await s.as(session).get("/api/v1/accounts/me")).body).toEqual({ error: "Unauthorized" });
     expect((await login("linus@example.com")).status).toBe(401);
-    await req(`/api/dashboard/users/${user.id}`, tok.usersWrite, "PATCH", { active: true });
-    expect((await req("/api/v1/accounts/me", session)).status).toBe(401);
+    await s.as(tok.usersWrite).patch(`/api/dashboard/users/${user.id}`, { active: true });
+    expect((await s.as(session).get("/api/v1/accounts/me")).status).toBe(401);
     const again = (await login("linus@example.com")).body.token as string;
-    expect((await req("/api/v1/accounts/me", again)).status).toBe(200);
+    expect((await s.as(again).get("/api/v1/accounts/me")).status).toBe(200);
   });
 
   it("changes email, attributes and password (a new password ends sessions)", async () => {
-    const user = (await req("/api/dashboard/users", tok.usersWrite, "POST", { email: "ken@example.com", password: PASSWORD })).body;
+    const user = (await s.as(tok.usersWrite).post("/api/dashboard/users", { email: "ken@example.com", password: PASSWORD })).body;
     const session = (await login("ken@example.com")).body.token as string;
-    const changed = await req(`/api/dashboard/users/${user.id}`, tok.usersWrite, "PATCH", { email: "ken@bell.example", attributes: { team: "unix" } });
+    const changed = await s.as(tok.usersWrite).patch(`/api/dashboard/users/${user.id}`, { email: "ken@bell.example", attributes: { team: "unix" } });
     expect(changed.body).toMatchObject({ email: "ken@bell.example", attributes: { team: "unix" }, active: true });
-    expect((await req("/api/v1/accounts/me", session)).body.attributes).toEqual({ team: "unix" });
-    await req(`/api/dashboard/users/${user.id}`, tok.usersWrite, "PATCH", { password: "another long password" });
-    expect((await req("/api/v1/accounts/me", session)).status).toBe(401);
+    expect((await s.as(session).get("/api/v1/accounts/me")).body.attributes).toEqual({ team: "unix" });
+    await s.as(tok.usersWrite).patch(`/api/dashboard/users/${user.id}`, { password: "another long password" });
+    expect((await s.as(session).get("/api/v1/accounts/me")).status).toBe(401);
     expect((await login("ken@bell.example", "another long password")).status).toBe(200);
-    expect((await req(`/api/dashboard/users/${user.id}`, tok.usersWrite, "PATCH", { active: "no" })).body.field).toBe("active");
-    expect((await req("/api/dashboard/users/00000000-0000-4000-8000-000000000000", tok.usersWrite, "PATCH", { active: false })).status).toBe(404);
+    expect((await s.as(tok.usersWrite).patch(`/api/dashboard/users/${user.id}`, { active: "no" })).body.field).toBe("active");
+    expect((await s.as(tok.usersWrite).patch("/api/dashboard/users/00000000-0000-4000-8000-000000000000", { active: false })).status).toBe(404);
   });
 
   it("delete removes the user and their sessions", async () => {
-    const user = (await req("/api/dashboard/users", tok.usersWrite, "POST", { email: "barbara@example.com", password: PASSWORD })).body;
+    const user = (await s.as(tok.usersWrite).post("/api/dashboard/users", { email: "barbara@example.com", password: PASSWORD })).body;
     const session = (await login("barbara@example.com")).body.token as string;
-    expect((await req(`/api/dashboard/users/${user.id}`, tok.usersRead, "DELETE")).status).toBe(403);
-    expect((await req(`/api/dashboard/users/${user.id}`, tok.usersWrite, "DELETE")).status).toBe(204);
-    expect((await req("/api/v1/accounts/me", session)).status).toBe(401);
-    const rows = await t.svc.context.sql.all("SELECT token_hash FROM account_sessions WHERE user_id = ?", [user.id]);
+    expect((await s.as(tok.usersRead).delete(`/api/dashboard/users/${user.id}`)).status).toBe(403);
+    expect((await s.as(tok.usersWrite).delete(`/api/dashboard/users/${user.id}`)).status).toBe(204);
+    expect((await s.as(session).get("/api/v1/accounts/me")).status).toBe(401);
+    const rows = await s.svc.context.sql.all("SELECT token_hash FROM account_sessions WHERE user_id = ?", [user.id]);
     expect(rows).toEqual([]);
-    expect((await req(`/api/dashboard/users/${user.id}`, tok.usersRead)).status).toBe(404);
-    expect((await req(`/api/dashboard/users/${user.id}`, tok.usersWrite, "DELETE")).status).toBe(404);
+    expect((await s.as(tok.usersRead).get(`/api/dashboard/users/${user.id}`)).status).toBe(404);
+    expect((await s.as(tok.usersWrite).delete(`/api/dashboard/users/${user.id}`)).status).toBe(404);
   });
 
   it("logs no personal data", () => {

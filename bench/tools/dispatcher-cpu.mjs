@@ -7,7 +7,7 @@
  * core; the HTTPS receiver is a child on the load core. 50 webhooks × 200 content.created events
  * per build and round, as scenario 5.
  *
- *   node bench/dispatcher-cpu.mjs [--rounds 7] <dist dir> [<dist dir>…]
+ *   node bench/tools/dispatcher-cpu.mjs [--rounds 7] <dist dir> [<dist dir>…]
  *
  * A dist dir is a copy of dist/ inside the repository (e.g. .tmp/dist-before) or dist itself.
  */
@@ -16,9 +16,9 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { contentCreated, cpuSince, deliveryTargets, sendRaw } from "./lib/deliveries.mjs";
-import { LOAD_CORE, SERVER_CORE, canPin, startChild } from "./lib/procs.mjs";
-import { median } from "./lib/util.mjs";
+import { contentCreated, cpuSince, deliveryTargets, sendRaw } from "../lib/deliveries.mjs";
+import { LOAD_CORE, SERVER_CORE, canPin, startChild } from "../lib/procs.mjs";
+import { median } from "../lib/util.mjs";
 
 const { values, positionals } = parseArgs({ options: { rounds: { type: "string", default: "7" } }, allowPositionals: true });
 const dists = positionals.length ? positionals : ["dist"];

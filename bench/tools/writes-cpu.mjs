@@ -7,7 +7,7 @@
  * this process sends 10 concurrent POST (create) then PATCH (update) batches and waits until the
  * deliveries are done, so their CPU counts with the writes.
  *
- *   node bench/writes-cpu.mjs [--rounds 5] [--requests 500] [--no-hook] <dist dir> [<dist dir>…]
+ *   node bench/tools/writes-cpu.mjs [--rounds 5] [--requests 500] [--no-hook] <dist dir> [<dist dir>…]
  *
  * A dist dir is a copy of dist/ inside the repository (e.g. .tmp/dist-before, so its imports
  * resolve through node_modules); append `|pragma=value;…` to run SQLite pragmas on its connection.
@@ -19,9 +19,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { median } from "./lib/util.mjs";
+import { median } from "../lib/util.mjs";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HOST = "writes.localhost";
 
 if (process.argv[2] === "--child") await child(process.argv[3], process.argv[4]);
@@ -31,7 +31,7 @@ async function child(distArg, dataDir) {
   const [dist, pragmas] = distArg.split("|");
   const { createService } = await import(pathToFileURL(join(dist, "index.mjs")).href);
   const { createConsola } = await import("consola");
-  const { seedWorkspace } = await import("./lib/seed.mjs");
+  const { seedWorkspace } = await import("../lib/seed.mjs");
   const svc = await createService({
     dataDir,
     blobs: "memory:",
@@ -66,10 +66,10 @@ async function main() {
     allowPositionals: true,
     options: { rounds: { type: "string", default: "5" }, requests: { type: "string", default: "500" }, "no-hook": { type: "boolean", default: false } },
   });
-  if (dists.length === 0) throw new Error("usage: node bench/writes-cpu.mjs [--rounds N] [--requests N] [--no-hook] <dist dir>…");
+  if (dists.length === 0) throw new Error("usage: node bench/tools/writes-cpu.mjs [--rounds N] [--requests N] [--no-hook] <dist dir>…");
   const rounds = Number(args.rounds);
   const n = Number(args.requests);
-  const { start: startReceiver } = await import("./lib/receiver.mjs");
+  const { start: startReceiver } = await import("../lib/receiver.mjs");
   const receiver = args["no-hook"] ? undefined : await startReceiver();
   const agent = new Agent({ keepAlive: true, maxSockets: 10 });
   const send = (port, token, method, path, body) =>

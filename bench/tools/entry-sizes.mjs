@@ -9,7 +9,7 @@
  * spelled anew per request, as in scenario 2) are timed with `process.cpuUsage()`. Targets
  * alternate batch by batch in one process; medians are printed.
  *
- *   node bench/entry-sizes.mjs [--pkg dist-dir-a,dist-dir-b] [--sizes 0,1000,2000,3500] [--n 5000] [--rounds 7] [--requests 300]
+ *   node bench/tools/entry-sizes.mjs [--pkg dist-dir-a,dist-dir-b] [--sizes 0,1000,2000,3500] [--n 5000] [--rounds 7] [--requests 300]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,9 +17,9 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createConsola } from "consola";
-import { seedWorkspace } from "./lib/seed.mjs";
-import { cpuRounds } from "./lib/util.mjs";
-import { bustingSort } from "./lib/load.mjs";
+import { seedWorkspace } from "../lib/seed.mjs";
+import { cpuRounds } from "../lib/util.mjs";
+import { bustingSort } from "../lib/load.mjs";
 
 const { values: args } = parseArgs({
   options: {

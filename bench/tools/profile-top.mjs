@@ -3,13 +3,13 @@
  * Summarizes a .cpuprofile (from `npm run bench -- --profile <server>`): the functions with the
  * most self time, and the most inclusive time, as percentages of all samples.
  *
- *   node bench/profile-top.mjs bench/results/profiles/CPU.….cpuprofile [top=25]
+ *   node bench/tools/profile-top.mjs bench/results/profiles/CPU.….cpuprofile [top=25]
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 
 const [file, topArg] = process.argv.slice(2);
-if (!file) throw new Error("usage: node bench/profile-top.mjs <file.cpuprofile> [top]");
+if (!file) throw new Error("usage: node bench/tools/profile-top.mjs <file.cpuprofile> [top]");
 const top = Number(topArg ?? 25);
 const profile = JSON.parse(readFileSync(file, "utf8"));
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));

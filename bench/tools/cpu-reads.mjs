@@ -7,8 +7,8 @@
  * so drift hits all alike; medians are printed. The naive handler (bench/lib/naive-app.mjs) runs
  * the same way on the first build's database.
  *
- *   node bench/cpu-reads.mjs [--pkg dist-dir-a,dist-dir-b] [--n 10000] [--rounds 7] [--requests 2000] [--only uncached]
- *   node --cpu-prof --cpu-prof-dir=bench/results/profiles bench/cpu-reads.mjs --only uncached   # then bench/profile-top.mjs
+ *   node bench/tools/cpu-reads.mjs [--pkg dist-dir-a,dist-dir-b] [--n 10000] [--rounds 7] [--requests 2000] [--only uncached]
+ *   node --cpu-prof --cpu-prof-dir=bench/results/profiles bench/tools/cpu-reads.mjs --only uncached   # then bench/tools/profile-top.mjs
  *
  * `--pkg` names directories holding a built `index.mjs` (default: ./dist), e.g. a copy of dist/
  * built before a change, so before and after are measured in the same run.
@@ -19,10 +19,10 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createConsola } from "consola";
-import { seedWorkspace } from "./lib/seed.mjs";
-import { createNaiveApp } from "./lib/naive-app.mjs";
-import { cpuRounds } from "./lib/util.mjs";
-import { bustingSort } from "./lib/load.mjs";
+import { seedWorkspace } from "../lib/seed.mjs";
+import { createNaiveApp } from "../lib/naive-app.mjs";
+import { cpuRounds } from "../lib/util.mjs";
+import { bustingSort } from "../lib/load.mjs";
 
 const { values: args } = parseArgs({
   options: { pkg: { type: "string", default: "dist" }, n: { type: "string", default: "10000" }, rounds: { type: "string", default: "7" }, requests: { type: "string", default: "2000" }, only: { type: "string" } },
