@@ -21,6 +21,7 @@ import { createCollectionRepo, type StoredCollection } from "../storage/collecti
 import { createEntryRepo } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
 import { opensCollection } from "../core/openings.js";
+import { createEntryDeliveryRepo, fieldsFingerprint } from "../storage/entry-deliveries.js";
 import { repo } from "../storage/context.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
@@ -144,6 +145,8 @@ async function changeDefinition(
     for (const f of plan.removed) await entries.dropField(before.id, f.name, f.type === "relations", tx);
     const after: StoredCollection = { ...before, ...def, updated_at: new Date(ctx.now()).toISOString() };
     await repo(ctx, createCollectionRepo).update(after, tx);
+    // Stored delivery JSON follows the fields (names, types, order), so lists never render on read.
+    if (fieldsFingerprint(after) !== fieldsFingerprint(before)) await repo(ctx, createEntryDeliveryRepo).writeCollection(after, tx);
     return { collection: after, values };
   });
 }
