@@ -5,6 +5,8 @@
  * transaction take minutes), rows shaped exactly as the service stores them
  * (collections.fields = JSON array of {name, type}; entries.data = JSON object of user fields).
  * Credentials are inserted the way test/helpers/sessions.ts does: only SHA-256 hashes stored.
+ * Each published entry gets its stored delivery JSON in the same transaction, as the service's
+ * own write path stores it (storage/entry-deliveries.ts: body, and the fields fingerprint).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { FIELDS, entryData } from "./shapes.mjs";
@@ -14,6 +16,11 @@ const ENTRY_COLUMNS = ["id", "workspace_id", "collection_id", "status", "data", 
 const hash = (token) => createHash("sha256").update(token, "utf8").digest("hex");
 const token = (prefix) => prefix + randomBytes(32).toString("hex");
 const iso = (ms) => new Date(ms).toISOString();
+// storage/entry-deliveries.ts fieldsFingerprint: a body under another fingerprint is never used.
+const FINGERPRINT = createHash("sha256").update(JSON.stringify(FIELDS.map((f) => [f.name, f.type]))).digest("base64url").slice(0, 22);
+/** The delivery JSON of a published entry (services/entries.ts toEntry, serialized). */
+const deliveryBody = (id, data, published_at, created_by, created_at, updated_at) =>
+  JSON.stringify({ id, ...Object.fromEntries(FIELDS.map((f) => [f.name, data[f.name] ?? null])), _status: "published", _published_at: published_at, _created_by: created_by, _created_at: created_at, _updated_at: updated_at });
 
 /**
  * Seeds one workspace. `seed`: {slug, hosts, collections: [{name, access, published, drafts}],
@@ -93,6 +100,7 @@ async function insertEntries(sql, workspaceId, collectionId, published, drafts, 
   for (let start = 0; start < total; start += BATCH) {
     const n = Math.min(BATCH, total - start);
     const params = [];
+    const bodies = [];
     for (let k = 0; k < n; k++) {
       const i = start + k;
       // Alternate while both remain, so drafts sit between published entries in every index.
@@ -101,10 +109,22 @@ async function insertEntries(sql, workspaceId, collectionId, published, drafts, 
       const id = randomUUID();
       if (kept.length < keep) kept.push(id);
       const at = iso(now - (i + 1) * 1000);
-      params.push(id, workspaceId, collectionId, isPublished ? "published" : "draft", JSON.stringify(entryData(i)), isPublished ? at : null, actor, at, at);
+      const data = entryData(i);
+      params.push(id, workspaceId, collectionId, isPublished ? "published" : "draft", JSON.stringify(data), isPublished ? at : null, actor, at, at);
+      if (isPublished) bodies.push(id, FINGERPRINT, deliveryBody(id, data, at, actor, at, at));
     }
     const row = `(${ENTRY_COLUMNS.map(() => "?").join(", ")})`;
-    await sql.transaction((tx) => tx.run(`INSERT INTO entries (${ENTRY_COLUMNS.join(", ")}) VALUES ${Array(n).fill(row).join(", ")}`, params));
+    const values = Array(bodies.length / 3).fill("(?, ?, ?)").join(", ");
+    await sql.transaction(async (tx) => {
+      await tx.run(`INSERT INTO entries (${ENTRY_COLUMNS.join(", ")}) VALUES ${Array(n).fill(row).join(", ")}`, params);
+      if (bodies.length === 0) return;
+      await tx.run(
+        sql.dialect === "postgresql"
+          ? `INSERT INTO entry_deliveries (entry_id, shape, body) VALUES ${values}`
+          : `INSERT INTO entry_deliveries (entry_rowid, entry_id, shape, body) SELECT e.rowid, e.id, v.column2, v.column3 FROM (VALUES ${values}) AS v JOIN entries e ON e.id = v.column1`,
+        bodies,
+      );
+    });
   }
   return kept;
 }

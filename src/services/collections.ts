@@ -20,6 +20,7 @@ import { isUniqueViolation } from "../storage/driver-errors.js";
 import type { StoredCollection } from "../storage/collections.js";
 import type { Sql } from "../storage/sql.js";
 import { opensCollection } from "../core/openings.js";
+import { fieldsFingerprint } from "../storage/entry-deliveries.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
 
@@ -142,6 +143,8 @@ async function changeDefinition(
     for (const f of plan.removed) await entries.dropField(before.id, f.name, f.type === "relations", tx);
     const after: StoredCollection = { ...before, ...def, updated_at: new Date(ctx.now()).toISOString() };
     await ctx.db.collections.update(after, tx);
+    // Stored delivery JSON follows the fields (names, types, order), so lists never render on read.
+    if (fieldsFingerprint(after) !== fieldsFingerprint(before)) await ctx.db.entryDeliveries.writeCollection(after, tx);
     return { collection: after, values };
   });
 }

@@ -1,9 +1,15 @@
 /**
- * Response cache of the delivery API (DESIGN §6). An entry is served only while the workspace's
- * content version (bumped by database triggers in the writing transaction, migration 002) is the
- * one it was built at, so a committed write is never followed by a stale read — on this instance,
- * on another instance, or after a write from the CLI. The version is read BEFORE the data, so a
- * race can only label newer data with an older version (a later miss), never the reverse.
+ * The delivery API's one response cache (DESIGN §6), used by services/delivery.ts alone. Whatever
+ * it holds is tied to the workspace's content version (bumped by database triggers in the writing
+ * transaction, migration 002) it was read at, and used only while that version is current, so a
+ * committed write is never followed by a stale read — on this instance, on another instance, or
+ * after a write from the CLI. The version is read BEFORE the data, so a race can only label newer
+ * data with an older version (a later miss), never the reverse.
+ *
+ * Two parts, both version-keyed: the responses (JSON text by workspace, collection and raw query),
+ * and per workspace what every response of one version shares — collection definitions and list
+ * totals — so a query spelled anew still skips the definition read and, for the same filters, the
+ * count.
  */
 import { LRUCache } from "lru-cache";
 import type { StoredCollection } from "../storage/collections.js";
@@ -21,19 +27,30 @@ export interface CachedResponse {
 }
 
 /**
- * Bounded by entries and by bytes (body length); least recently used out first. A response is
+ * Bounded by responses and by bytes (body length); least recently used out first. A response is
  * kept from the second time its query misses: a query asked once (a crawler's deep page, a
  * one-off filter) is answered without pushing out responses that are read again, and without the
  * memory churn of storing what nobody reads twice.
  */
 export interface DeliveryCacheOptions {
-  /** Default 2,000 responses. */
+  /** Default 2,000 responses (and as many workspaces' definitions and totals). */
   maxEntries?: number;
   /** Default 64 MiB of bodies. */
   maxBytes?: number;
 }
 
-type Entry = CachedResponse & { version: number };
+type Slot = CachedResponse & { version: number };
+
+/** What every read of one workspace at one content version shares; replaced whole when the version moves on. */
+interface Generation {
+  version: number;
+  collections: Map<string, StoredCollection>;
+  /** By the count's SQL and parameters. */
+  totals: Map<string, number>;
+}
+
+/** Totals kept per workspace and version: past this, the memo starts over (filters are many, pages reuse few). */
+const MAX_TOTALS = 1000;
 
 /**
  * What the cache reads on a miss: the database, and a collection's definition by name (404 when
@@ -45,22 +62,27 @@ export interface DeliverySource {
 }
 
 export function createDeliveryCache(source: DeliverySource, options: DeliveryCacheOptions = {}) {
+  const maxEntries = options.maxEntries ?? 2000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  // Collection definitions bump the content version too, so a definition is reused on a cache
-  // miss (another query string) while the version it was read at is current.
-  const definitions = new LRUCache<string, { collection: StoredCollection; version: number }>({ max: options.maxEntries ?? 2000 });
-  // List totals change only with entries, which bump the content version: a total is reused by
-  // every page and spelling of the same filters while the version it was counted at is current.
-  const totals = new LRUCache<string, { total: number; version: number }>({ max: options.maxEntries ?? 2000 });
+  const generations = new LRUCache<string, Generation>({ max: maxEntries });
   // Queries that missed once, not yet kept: keys only, far smaller than bodies.
-  const seen = new LRUCache<string, true>({ max: 4 * (options.maxEntries ?? 2000) });
-  const entries = new LRUCache<string, Entry>({
-    max: options.maxEntries ?? 2000,
+  const seen = new LRUCache<string, true>({ max: 4 * maxEntries });
+  const responses = new LRUCache<string, Slot>({
+    max: maxEntries,
     maxSize: maxBytes,
-    sizeCalculation: (entry) => Math.max(1, entry.body.length),
+    sizeCalculation: (slot) => Math.max(1, slot.body.length),
     // One huge page must not flush everything: it is simply not kept.
     maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
   });
+
+  /** The workspace's generation at `version`; a read that raced behind a newer one gets a fresh one, not kept. */
+  const generation = (workspaceId: string, version: number): Generation => {
+    const current = generations.get(workspaceId);
+    if (current?.version === version) return current;
+    const fresh: Generation = { version, collections: new Map(), totals: new Map() };
+    if (!current || current.version < version) generations.set(workspaceId, fresh);
+    return fresh;
+  };
 
   return {
     /** The workspace's current content version (one primary-key lookup). */
@@ -71,31 +93,30 @@ export function createDeliveryCache(source: DeliverySource, options: DeliveryCac
 
     /** The collection `name` of the workspace as of `version` (read before it), or 404. */
     async collection(workspaceId: string, name: string, version: number): Promise<StoredCollection> {
-      const key = `${workspaceId}|${name}`;
-      const hit = definitions.get(key);
-      if (hit && hit.version === version) return hit.collection;
+      const { collections } = generation(workspaceId, version);
+      const known = collections.get(name);
+      if (known) return known;
       const collection = await source.collection(workspaceId, name);
-      definitions.set(key, { collection, version });
+      collections.set(name, collection);
       return collection;
     },
 
     /** List totals of the workspace as of `version` (read before them). */
-    totals(version: number): TotalsMemo {
+    totals(workspaceId: string, version: number): TotalsMemo {
+      const { totals } = generation(workspaceId, version);
       return {
-        get(key) {
-          const hit = totals.get(key);
-          return hit?.version === version ? hit.total : undefined;
-        },
+        get: (key) => totals.get(key),
         set(key, total) {
-          totals.set(key, { total, version });
+          if (totals.size >= MAX_TOTALS) totals.clear();
+          totals.set(key, total);
         },
       };
     },
 
     get(key: string, version: number): CachedResponse | undefined {
-      const hit = entries.get(key); // refreshes recency
+      const hit = responses.get(key); // refreshes recency
       if (hit && hit.version !== version) {
-        entries.delete(key);
+        responses.delete(key);
         return undefined;
       }
       return hit;
@@ -107,13 +128,15 @@ export function createDeliveryCache(source: DeliverySource, options: DeliveryCac
         seen.set(key, true);
         return;
       }
-      entries.set(key, { ...value, version });
+      responses.set(key, { ...value, version });
     },
 
+    /** Responses kept. */
     get size() {
-      return entries.size;
+      return responses.size;
     },
   };
 }
 
 export type DeliveryCache = ReturnType<typeof createDeliveryCache>;
+

@@ -13,12 +13,12 @@ import { lifecycleEvents, publishedAt, type ContentEventName, type Entry, type S
 import { emitEvents } from "./bus.js";
 import { toEventEntry } from "../core/collections.js";
 import { parseEntryInput } from "../core/entry-schema.js";
-import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryReadQuery } from "../core/entry-query.js";
+import { encodeCursor, parseEntryListQuery, parseEntryReadQuery, type EntryListQuery, type EntryReadQuery } from "../core/entry-query.js";
 import type { FieldDefinition } from "../core/collections.js";
 import { pageOf } from "../core/lists.js";
 import { dataRecord, own } from "../core/records.js";
 import type { StoredCollection } from "../storage/collections.js";
-import { toEntry, type EntryRow, type RelationMap } from "../storage/entries.js";
+import { toEntry, type EntryRow, type RelationMap, type TotalsMemo } from "../storage/entries.js";
 import type { Sql } from "../storage/sql.js";
 import { listRead } from "./list-reads.js";
 import { newRowId } from "../storage/ids.js";
@@ -53,6 +53,7 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
       updated_at: at,
     };
     await entries.insert(row, tx);
+    await ctx.db.entryDeliveries.write(c, row, tx);
     const relations = await saveRelations(ctx, c, row.id, dataRecord<string[]>(), input.values, tx);
     const entry = toEntry(c, row, relations);
     return { entry, events: await recordEvents(ctx, tx, workspaceId, c, lifecycleEvents(null, entry._status), entry) };
@@ -83,6 +84,7 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
       updated_at: at,
     };
     await entries.update(next, tx);
+    await ctx.db.entryDeliveries.write(c, next, tx);
     const current = hasManyToMany(c) ? ((await entries.relationsOf([id], tx)).get(id) ?? dataRecord<string[]>()) : dataRecord<string[]>();
     const relations = await saveRelations(ctx, c, id, current, input.values, tx);
     const entry = toEntry(c, next, relations);
@@ -124,21 +126,24 @@ export type ExpandCheck = (target: StoredCollection) => Promise<void>;
 export interface ReadOptions {
   publishedOnly: boolean;
   checkExpand?: ExpandCheck;
+  /** List totals known to be current (the delivery read's, per content version). */
+  totals?: TotalsMemo;
 }
 
 /**
- * One entry shaped by `fields` and `expand` (core/entry-query.ts parseEntryReadQuery), as a list
- * shapes its entries: the same projection, the same expansion (no drafts with `publishedOnly`),
- * the same `checkExpand`, which runs before the entry is read. 404 like getEntry.
+ * One entry shaped by `fields` and `expand` (the query string, or the query parsed already by
+ * core/entry-query.ts parseEntryReadQuery), as a list shapes its entries: the same projection,
+ * the same expansion (no drafts with `publishedOnly`), the same `checkExpand`, which runs before
+ * the entry is read. 404 like getEntry.
  *
  * @example
  * await readEntry(ctx, posts, id, new URLSearchParams("fields=title&expand=author"), { publishedOnly: true });
  */
-export async function readEntry(ctx: ServiceContext, collection: StoredCollection, id: string, params: URLSearchParams, opts: ReadOptions): Promise<Entry> {
-  const query = parseEntryReadQuery(collection, params);
+export async function readEntry(ctx: ServiceContext, collection: StoredCollection, id: string, params: URLSearchParams | EntryReadQuery, opts: ReadOptions): Promise<Entry> {
+  const query = params instanceof URLSearchParams ? parseEntryReadQuery(collection, params) : params;
   const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
   const entry = await getEntry(ctx, collection, id, opts);
-  return (await shape(ctx, collection, [entry], query, targets, opts.publishedOnly))[0]!;
+  return (await applyReadQuery(ctx, collection, [entry], query, targets, opts.publishedOnly))[0]!;
 }
 
 /**
@@ -149,23 +154,24 @@ export async function readEntry(ctx: ServiceContext, collection: StoredCollectio
  *
  * Expanded entries follow the list: with `publishedOnly` (delivery) a draft target is never
  * shown, exactly like a missing one (null for a relation, left out of a relations list).
- * `checkExpand` decides who may read each target collection (the delivery API's gates).
+ * `checkExpand` decides who may read each target collection (the delivery API's gates). `params`
+ * is the query string, or the query parsed already (the delivery read parses it once, before).
  */
 export async function listEntries(
   ctx: ServiceContext,
   collection: StoredCollection,
-  params: URLSearchParams,
+  params: URLSearchParams | EntryListQuery,
   opts: ReadOptions,
 ) {
-  const query = parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly });
+  const query = params instanceof URLSearchParams ? parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly }) : params;
   const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
   const entries = ctx.db.entries;
-  const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, opts.publishedOnly, db));
+  const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, opts.publishedOnly, db, opts.totals));
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
   const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
   const last = rowsAsEntries[rowsAsEntries.length - 1];
   const next = more && last ? encodeCursor(query.sort, last) : null;
-  const data = await shape(ctx, collection, rowsAsEntries, query, targets, opts.publishedOnly);
+  const data = await applyReadQuery(ctx, collection, rowsAsEntries, query, targets, opts.publishedOnly);
   const page = pageOf(data, total, query);
   return { data: page.data, meta: { ...page.meta, next } };
 }
@@ -185,7 +191,7 @@ async function checkedTargets(ctx: ServiceContext, collection: StoredCollection,
 }
 
 /** Entries as a read asked for them: relations expanded, then only the asked fields kept. */
-async function shape(ctx: ServiceContext, collection: StoredCollection, data: Entry[], query: EntryReadQuery, targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
+async function applyReadQuery(ctx: ServiceContext, collection: StoredCollection, data: Entry[], query: EntryReadQuery, targets: Map<string, StoredCollection>, publishedOnly: boolean): Promise<Entry[]> {
   let out = data;
   if (query.expand.length > 0) out = await expand(ctx, out, query.expand, targets, publishedOnly);
   if (query.fields) out = out.map((e) => project(e, collection, query.fields!, query.expand));

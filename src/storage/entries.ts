@@ -68,9 +68,10 @@ export function createEntryRepo(ctx: StorageContext) {
 
     /**
      * One page and the total (an unfiltered total is one read of entry_counts, migration 003);
-     * `more` says whether rows follow the page (one extra row is read to know).
+     * `more` says whether rows follow the page (one extra row is read to know); `totals` holds
+     * totals known to be current.
      */
-    async list(collectionId: string, query: EntryListQuery, publishedOnly: boolean, db: Sql = ctx.sql) {
+    async list(collectionId: string, query: EntryListQuery, publishedOnly: boolean, db: Sql = ctx.sql, totals?: TotalsMemo) {
       const q = buildListQuery(db.dialect, collectionId, query, publishedOnly);
       const [rows, count] = await Promise.all([
         query.limit === 0
@@ -82,7 +83,7 @@ export function createEntryRepo(ctx: StorageContext) {
               query.limit + 1,
               query.offset,
             ]),
-        countOf(db, collectionId, query, publishedOnly, q),
+        countOf(db, collectionId, query, publishedOnly, q, totals),
       ]);
       return { rows: rows.slice(0, query.limit).map(fromRaw), more: rows.length > query.limit, total: count };
     },
@@ -223,8 +224,6 @@ export function createEntryRepo(ctx: StorageContext) {
   return self;
 }
 
-
-/** The total of a list query: entry_counts when unfiltered (migration 003), else a count. */
 /** Totals already read, by the count's SQL and parameters, for reads that know they are current. */
 export interface TotalsMemo {
   get(key: string): number | undefined;

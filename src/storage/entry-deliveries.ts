@@ -1,20 +1,25 @@
 /**
- * Stored delivery JSON of entries (migrations 013 and 015): a page of a list read is the page's ids and,
- * where one is stored for the collection's current shape, each entry's rendered body. A body is
- * stored only while the entry still holds exactly the values it was rendered from, checked in the
- * storing statement itself; any later change to the entry drops it in the changing statement
- * (trigger). So a stored body read under the current shape is always the entry's current JSON.
+ * Stored delivery JSON of published entries (migrations 013 and 015): a page of a delivery list
+ * is the page's ids and each entry's rendered body, joined. Bodies are written only by writes, in
+ * the writing transaction — an entry's when it is created or updated while published, a whole
+ * collection's when its fields change — never by a read. Any change to an entry row drops its body
+ * in the changing statement (trigger), and a body is used only under the fields fingerprint it was
+ * rendered for, so a stored body read under the current definition is always the entry's current
+ * JSON. An entry without one (unpublished, or not written since bodies were kept this way) is
+ * rendered from its row by the read and not stored.
  */
+import { createHash } from "node:crypto";
 import type { EntryListQuery } from "../core/entry-query.js";
 import type { StorageContext } from "./context.js";
+import type { StoredCollection } from "./collections.js";
 import type { Sql } from "./sql.js";
 import { buildListQuery } from "./entry-query.js";
-import { countOf, type TotalsMemo } from "./entries.js";
+import { countOf, toEntry, type EntryRow, type TotalsMemo } from "./entries.js";
+import { parseObjectColumn } from "./json-column.js";
 
-/** An entry row exactly as stored (`data` unparsed: storing a body compares it). */
+/** A published entry row exactly as stored (`data` unparsed). */
 export interface RawEntryRow {
   id: string;
-  status: string;
   data: string;
   published_at: string | null;
   created_by: string;
@@ -22,15 +27,52 @@ export interface RawEntryRow {
   updated_at: string;
 }
 
-const RAW_COLUMNS = "id, status, data, published_at, created_by, created_at, updated_at";
+const RAW_COLUMNS = "id, data, published_at, created_by, created_at, updated_at";
+/** Published entries a field change renders per statement. */
+const RENDER_BATCH = 500;
+
+// Definitions are cached per content version (services/delivery-cache.ts), so most lookups hit here.
+const fingerprints = new WeakMap<Pick<StoredCollection, "fields">, string>();
+
+/** A short fingerprint of what the delivery JSON depends on besides the entry: the fields' names and types, in order. */
+export function fieldsFingerprint(collection: Pick<StoredCollection, "fields">): string {
+  let fingerprint = fingerprints.get(collection);
+  if (fingerprint === undefined) {
+    const fields = JSON.stringify(collection.fields.map((f) => [f.name, f.type]));
+    fingerprint = createHash("sha256").update(fields).digest("base64url").slice(0, 22);
+    fingerprints.set(collection, fingerprint);
+  }
+  return fingerprint;
+}
+
+/** Whether entries of `collection` have stored bodies: many-to-many ids live in other rows, whose changes no trigger here sees. */
+export function keepsDeliveryJson(collection: Pick<StoredCollection, "fields">): boolean {
+  return !collection.fields.some((f) => f.type === "relations");
+}
+
+/** The delivery JSON of one published entry row: what serializing services/entries.ts's entry gives. */
+export function renderDelivery(collection: StoredCollection, row: RawEntryRow): string {
+  const entry: EntryRow = { ...row, collection_id: collection.id, status: "published", data: parseObjectColumn(row.data) };
+  return JSON.stringify(toEntry(collection, entry, undefined));
+}
 
 export function createEntryDeliveryRepo(ctx: StorageContext) {
+  const put = (db: Sql, id: string, fingerprint: string, body: string) =>
+    db.run(
+      db.dialect === "postgresql"
+        ? `INSERT INTO entry_deliveries (entry_id, shape, body) VALUES (?, ?, ?)
+           ON CONFLICT (entry_id) DO UPDATE SET shape = excluded.shape, body = excluded.body`
+        : // REPLACE also drops a row left under this rowid or this id by a VACUUM's renumbering.
+          `INSERT OR REPLACE INTO entry_deliveries (entry_rowid, entry_id, shape, body) SELECT rowid, id, ?, ? FROM entries WHERE id = ?`,
+      db.dialect === "postgresql" ? [id, fingerprint, body] : [fingerprint, body, id],
+    );
+
   return {
     /**
-     * One page of published entries in the query's order: ids, stored bodies of `shape` (null
-     * where none is stored for it), whether rows follow, and the total (from `totals` when known).
+     * One page of published entries in the query's order: ids, stored bodies of `fingerprint`
+     * (null where none is stored for it), whether rows follow, and the total (from `totals` when known).
      */
-    async page(collectionId: string, query: EntryListQuery, shape: string, totals?: TotalsMemo, db: Sql = ctx.sql) {
+    async page(collectionId: string, query: EntryListQuery, fingerprint: string, totals?: TotalsMemo, db: Sql = ctx.sql) {
       const q = buildListQuery(db.dialect, collectionId, query, true);
       // SQLite joins by the rowid the covering index already holds (migration 015); the entry id
       // must match too, since VACUUM may renumber rowids.
@@ -41,7 +83,7 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
           : db.all<{ id: string; body: string | null }>(
               // Unqualified names in the list SQL are entries' columns: entry_deliveries shares none.
               `SELECT id, body FROM entries LEFT JOIN entry_deliveries ON ${join} AND shape = ? ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
-              [shape, ...q.params, ...q.keysetParams, ...q.orderParams, query.limit + 1, query.offset],
+              [fingerprint, ...q.params, ...q.keysetParams, ...q.orderParams, query.limit + 1, query.offset],
             ),
         countOf(db, collectionId, query, true, q, totals),
       ]);
@@ -58,24 +100,33 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
     },
 
     /**
-     * Stores `body` as the JSON of `row` under `shape`, only if the entry still holds exactly
-     * `row`'s values (a write that committed since the read wins; PostgreSQL: FOR SHARE waits for
-     * a write in progress and re-checks its result). Returns whether it was stored.
+     * In the transaction that just wrote entry `row` (its `data` as stored): stores its delivery
+     * JSON when it is published, in a collection that keeps bodies. An unpublished entry has none
+     * (the update dropped it).
      */
-    async store(row: RawEntryRow, shape: string, body: string, db: Sql = ctx.sql): Promise<boolean> {
-      const unchanged = "WHERE id = ? AND status = ? AND data = ? AND published_at IS NOT DISTINCT FROM ? AND created_by = ? AND created_at = ? AND updated_at = ?";
-      const values = [shape, body, row.id, row.status, row.data, row.published_at, row.created_by, row.created_at, row.updated_at];
-      const { changes } = await db.run(
-        db.dialect === "postgresql"
-          ? `INSERT INTO entry_deliveries (entry_id, shape, body)
-             SELECT id, CAST(? AS TEXT), CAST(? AS TEXT) FROM entries ${unchanged} FOR SHARE
-             ON CONFLICT (entry_id) DO UPDATE SET shape = excluded.shape, body = excluded.body`
-          : // REPLACE also drops a row left under this rowid or this id by a VACUUM's renumbering.
-            `INSERT OR REPLACE INTO entry_deliveries (entry_rowid, entry_id, shape, body)
-             SELECT rowid, id, CAST(? AS TEXT), CAST(? AS TEXT) FROM entries ${unchanged}`,
-        values,
-      );
-      return changes > 0;
+    async write(collection: StoredCollection, row: EntryRow, tx: Sql): Promise<void> {
+      if (row.status !== "published" || !keepsDeliveryJson(collection)) return;
+      // Rendered from the data as the row stores it, so the body is what a read renders from it.
+      const raw: RawEntryRow = { ...row, data: JSON.stringify(row.data) };
+      await put(tx, row.id, fieldsFingerprint(collection), renderDelivery(collection, raw));
+    },
+
+    /**
+     * In the transaction that changed `collection`'s fields: renders every published entry under
+     * the new definition, so lists keep reading stored bodies (the old ones no longer match).
+     */
+    async writeCollection(collection: StoredCollection, tx: Sql): Promise<void> {
+      if (!keepsDeliveryJson(collection)) return;
+      const fingerprint = fieldsFingerprint(collection);
+      for (let after = ""; ; ) {
+        const batch = await tx.all<RawEntryRow>(
+          `SELECT ${RAW_COLUMNS} FROM entries WHERE collection_id = ? AND status = 'published' AND id > ? ORDER BY id LIMIT ?`,
+          [collection.id, after, RENDER_BATCH],
+        );
+        for (const row of batch) await put(tx, row.id, fingerprint, renderDelivery(collection, row));
+        if (batch.length < RENDER_BATCH) return;
+        after = batch[batch.length - 1]!.id;
+      }
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
- * Delivery lists are joined from stored entry JSON (migrations 013 and 015, services/delivery-list.ts):
- * byte for byte what serializing the general path gives, and never stale: after an entry update,
- * publish, unpublish or delete, and after a field is renamed, added or removed, the very next
- * uncached read shows the new state, on this instance and after a write from another one.
+ * Delivery lists are joined from stored entry JSON (migrations 013 and 015, services/delivery.ts),
+ * written by writes in their own transaction and never by a read: byte for byte what serializing
+ * the general path gives, and never stale: after an entry update, publish, unpublish or delete,
+ * and after a field is renamed, added or removed, the very next uncached read shows the new state,
+ * on this instance and after a write from another one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, silentLogger, type TestServer } from "../helpers/server.js";
@@ -11,7 +12,7 @@ import { dashboardToken } from "../helpers/sessions.js";
 import { createService, type Service } from "../../src/service.js";
 import { listEntries, updateEntry } from "../../src/services/entries.js";
 import { getCollection } from "../../src/services/collections.js";
-import { shapeOf } from "../../src/services/delivery-list.js";
+import { fieldsFingerprint } from "../../src/storage/entry-deliveries.js";
 
 type Item = Record<string, unknown>;
 
@@ -38,11 +39,8 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
     return JSON.stringify(await listEntries(t.svc.context, posts, new URLSearchParams(query), { publishedOnly: true }));
   };
   const stored = async () => Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM entry_deliveries"))?.n);
-  /** Bodies are stored after the answer: wait until `n` are. */
-  const storedCount = async (n: number) => {
-    for (let i = 0; i < 100 && (await stored()) !== n; i++) await new Promise((r) => setTimeout(r, 10));
-    return stored();
-  };
+  const published = async () => Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM entries WHERE status = 'published'"))?.n);
+  const body = async (id: string) => (await t.svc.context.sql.get<{ body: string; shape: string }>("SELECT body, shape FROM entry_deliveries WHERE entry_id = ?", [id]));
   const create = async (json: Item) => (await (await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json })).json()).id as string;
   const patchEntry = (id: string, json: Item) => t.request(`/api/dashboard/collections/posts/entries/${id}`, { method: "PATCH", token: owner, json });
   const patchCollection = async (json: unknown, query = "") => {
@@ -72,11 +70,19 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
     await t?.close();
   });
 
-  it("answers byte for byte what the general path serializes, rendered or stored, sorted, filtered and paged", async () => {
+  it("answers byte for byte what the general path serializes, stored or rendered, sorted, filtered and paged", async () => {
     const queries = ["", "sort=views&limit=2", "sort=-title,views&limit=1&offset=1", "filter[views][gte]=2", "limit=0", "sort=views&limit=1"];
+    // Each published entry's body was stored by the write that created it.
+    expect(await stored()).toBe(3);
     for (const q of queries) expect(await read(q)).toBe(await general(q));
-    expect(await storedCount(3)).toBe(3);
+    // An entry without a stored body (as after an upgrade) is rendered by the read, and not stored.
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
     for (const q of queries) expect(await read(q)).toBe(await general(q));
+    expect(await stored()).toBe(0);
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    for (const e of await items()) await updateEntry(t.svc.context, wsId, "posts", e.id as string, {});
+    expect(await stored()).toBe(3);
+    for (const e of await items()) expect(await body(e.id as string)).toEqual({ body: JSON.stringify(e), shape: fieldsFingerprint(posts) });
     // The cursor of a page read from stored bodies leads to the same next page.
     const first = JSON.parse(await read("sort=views&limit=2"));
     const after = `sort=views&limit=2&after=${first.meta.next}`;
@@ -86,7 +92,7 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
 
   it("shows an entry update, a publish, an unpublish and a delete on the very next read", async () => {
     await read();
-    expect(await storedCount(3)).toBe(3);
+    expect(await stored()).toBe(3);
     const [a] = (await items()).filter((e) => e.title === "a");
     expect((await patchEntry(a!.id as string, { title: "a2", views: 30 })).status).toBe(200);
     expect((await items()).find((e) => e.id === a!.id)).toMatchObject({ title: "a2", views: 30, featured: true });
@@ -94,8 +100,10 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
     const draftId = (await t.svc.context.sql.get<{ id: string }>("SELECT id FROM entries WHERE status = 'draft'"))!.id;
     await patchEntry(draftId, { _status: "published" });
     expect((await items()).map((e) => e.title)).toContain("draft");
+    expect(await body(draftId)).toBeDefined();
     await patchEntry(draftId, { _status: "draft" });
     expect((await items()).map((e) => e.title)).not.toContain("draft");
+    expect(await body(draftId)).toBeUndefined();
 
     const gone = await create({ title: "short-lived", _status: "published" });
     expect((await items()).map((e) => e.title)).toContain("short-lived");
@@ -111,9 +119,12 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
     expect((await items()).find((e) => e.id === c.id)!.title).toBe("c from elsewhere");
   });
 
-  it("follows a field renamed, added or removed on the very next read, without rewriting stored bodies", async () => {
+  it("follows a field renamed, added or removed on the very next read, the bodies rendered again by the change", async () => {
     await read();
+    const current = async () => fieldsFingerprint(await getCollection(t.svc.context, wsId, "posts"));
+    const underCurrent = async () => Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM entry_deliveries WHERE shape = ?", [await current()]))?.n);
     await patchCollection({ rename: { from: "views", to: "reads" } });
+    expect(await underCurrent()).toBe(await published());
     let list = await items();
     expect(list.every((e) => "reads" in e && !("views" in e))).toBe(true);
     expect(await read()).toBe(await general(""));
@@ -127,12 +138,13 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
     list = await items();
     expect(list.every((e) => !("featured" in e))).toBe(true);
     expect(await read()).toBe(await general(""));
+    expect(await underCurrent()).toBe(await published());
   });
 
-  it("serves entries of several kilobytes byte for byte, rendered and stored", async () => {
+  it("serves entries of several kilobytes byte for byte, stored and rendered", async () => {
     const long = await create({ title: "long ".repeat(1200), meta: { text: "é€😀 ".repeat(400) }, _status: "published" });
     expect(await read()).toBe(await general(""));
-    await storedCount(((await items()).length));
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries WHERE entry_id = ?", [long]);
     expect(await read()).toBe(await general(""));
     expect((await items()).find((e) => e.id === long)!.title).toBe("long ".repeat(1200));
     expect((await t.request(`/api/dashboard/collections/posts/entries/${long}`, { method: "DELETE", token: owner })).status).toBe(200);
@@ -141,32 +153,29 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
   it.runIf(driver === "sqlite")("never joins a body stored under a rowid that now belongs to another entry", async () => {
     await read();
     const list = await items();
-    await storedCount(list.length);
+    expect(await stored()).toBe(list.length);
     const [a, b] = list.map((e) => e.id as string);
     const rowid = async (id: string) => (await t.svc.context.sql.get<{ r: number }>("SELECT rowid AS r FROM entries WHERE id = ?", [id]))!.r;
     // What a VACUUM renumbering rowids could leave: a's body under the rowid b has now.
     await t.svc.context.sql.run("DELETE FROM entry_deliveries WHERE entry_id = ?", [b]);
     await t.svc.context.sql.run("UPDATE entry_deliveries SET entry_rowid = ? WHERE entry_id = ?", [await rowid(b!), a]);
     expect(await read()).toBe(await general(""));
-    // The next read stores both again, each under its entry's own rowid.
-    await storedCount(list.length);
+    // The next write of each stores it again, under its entry's own rowid.
+    for (const id of [a!, b!]) await updateEntry(t.svc.context, wsId, "posts", id, {});
+    expect(await stored()).toBe(list.length);
     const rows = await t.svc.context.sql.all<{ entry_rowid: number; entry_id: string }>("SELECT entry_rowid, entry_id FROM entry_deliveries");
     for (const row of rows) expect(row.entry_rowid).toBe(await rowid(row.entry_id));
     expect(await read()).toBe(await general(""));
   });
 
-  it("never stores a body rendered from values the entry no longer holds", async () => {
-    const posts = await getCollection(t.svc.context, wsId, "posts");
-    const deliveries = t.svc.context.db.entryDeliveries;
-    const id = ((await items())[0]!.id as string);
-    const [before] = await deliveries.rows(posts.id, [id]);
-    await updateEntry(t.svc.context, wsId, "posts", id, { title: "changed meanwhile" });
-    // A read that rendered `before` and stores it only now, after the write committed.
-    expect(await deliveries.store(before!, shapeOf(posts), '{"stale":true}')).toBe(false);
-    const [now] = await deliveries.rows(posts.id, [id]);
-    expect(await deliveries.store(now!, shapeOf(posts), '{"fresh":true}')).toBe(true);
-    await updateEntry(t.svc.context, wsId, "posts", id, { title: "changed again" });
-    expect((await t.svc.context.sql.get("SELECT body FROM entry_deliveries WHERE entry_id = ?", [id]))).toBeUndefined();
-    expect((await items()).find((e) => e.id === id)!.title).toBe("changed again");
+  it("stores the body in the writing transaction: a write that fails stores none", async () => {
+    const id = (await items())[0]!.id as string;
+    const before = await body(id);
+    // A patch refused by validation rolls back: the stored body stays the entry's current JSON.
+    expect((await patchEntry(id, { reads: "not a number" })).status).toBe(400);
+    expect(await body(id)).toEqual(before);
+    await updateEntry(t.svc.context, wsId, "posts", id, { title: "changed" });
+    expect(JSON.parse((await body(id))!.body)).toMatchObject({ id, title: "changed" });
+    expect((await items()).find((e) => e.id === id)!.title).toBe("changed");
   });
 });

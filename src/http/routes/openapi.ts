@@ -14,6 +14,7 @@ import { openApiCache } from "../openapi-cache.js";
 import { hasGrant } from "../../core/grants.js";
 import { etagMatches } from "../../core/http-cache.js";
 import { listCollections } from "../../services/collections.js";
+import { contentVersion } from "../../services/delivery.js";
 import type { Principal } from "../../core/principal.js";
 
 const mayReadDefinitions = (p: Principal | undefined) =>
@@ -33,7 +34,7 @@ export function openApiRoutes(routes: () => readonly RouteDef[]): RouteDef[] {
         const visible = mayReadDefinitions(principal);
         // Read before the collections, so a race labels newer collections with an older version
         // (a later rebuild), never older collections with a newer one.
-        const version = workspace.contentVersion ?? (await service.caches.delivery.version(workspace.id));
+        const version = await contentVersion(service, workspace);
         const key = JSON.stringify([workspace.id, version, workspace.name, visible]);
         const document = await openApiCache(service).get(key, async () => {
           const collections = (await listCollections(service, workspace.id)).filter((c) => visible || c.access === "public");
