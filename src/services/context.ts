@@ -10,8 +10,7 @@ import type { StorageContext, StorageOptions } from "../storage/context.js";
 import type { Workspace, WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
 import type { MailSender } from "./mail.js";
-import type { Dispatcher } from "../webhooks/types.js";
-import type { EventOutbox } from "../webhooks/durable.js";
+import type { Dispatcher, EventOutbox } from "../webhooks/types.js";
 
 /** A workspace as `ServiceContext.workspaces` returns it. */
 export type { Workspace };
