@@ -1,27 +1,37 @@
 /**
  * The conformance suite of window stores (like unstorage's `testDriver`): every store the
  * dispatcher can run on goes through the same cases, the rules of spec 6.6/6.7 as a receiver sees
- * them. A store's test file calls `describeWindowStore(name, setup)`; `setup` says what the store
- * promises beyond the spec (`traits`: windows shared by instances, windows that outlive one).
+ * them. Each store is one `describeWindowStore(name, traits, setup)` at the bottom: memory, Redis
+ * (with SVC_TEST_REDIS_URL) and the SQL outbox on every test database; `traits` say what a store
+ * promises beyond the spec (windows shared by instances, windows that outlive one). A new store
+ * adds its line there.
  *
  * The spec's fixed numbers (0.5 s coalescing, debounce_ms) are checked on a real clock; windows of
  * minutes or an hour on an injected clock that the test moves (the stores' own polling, if any,
  * stays on real time).
  */
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ContentEventName, ServiceEvent } from "../../src/core/events.js";
-import type { Dispatcher, DispatcherOptions, WebhookSource, WebhookTarget } from "../../src/webhooks/index.js";
+import { openDatabase } from "../../src/storage/open.js";
+import { migrate } from "../../src/storage/migrate.js";
+import { createWorkspaceRepo } from "../../src/storage/workspaces.js";
+import { createDispatcher, type Dispatcher, type DispatcherOptions, type WebhookSource, type WebhookTarget } from "../../src/webhooks/index.js";
+import { createOutboxWindows } from "../../src/webhooks/outbox-windows.js";
+import { createRedisWindows } from "../../src/webhooks/redis-windows.js";
+import { createTestDatabase, drivers, REDIS_URL } from "../helpers/database.js";
 import { CA, captureLogger, contentEvent, createFakeClock, entryId, settle, sleep, startReceiver, target, type Receiver } from "./helpers.js";
 
 /** One dispatcher over the store under test. */
-export interface StoreInstance {
+interface StoreInstance {
   dispatcher: Dispatcher;
   /** Hands an event to the dispatcher the way the service does after (or inside) the write. */
   emit(event: ServiceEvent): Promise<void>;
 }
 
 /** A store under test, made fresh for each case. */
-export interface StoreUnderTest {
+interface StoreUnderTest {
   /** The workspace of the events and webhooks (a store on a database needs a real one). */
   workspaceId: string;
   /** A new dispatcher ("instance") over the store; `options` override the suite's. */
@@ -38,7 +48,7 @@ function sourceOf(hooks: WebhookTarget[]): Required<WebhookSource> {
 }
 
 /** What a store promises beyond spec 6.7 for one instance. */
-export interface StoreTraits {
+interface StoreTraits {
   /** Instances made by `instance` share their windows (Redis, the SQL outbox): one delivery per window among them. */
   shared: boolean;
   /** Windows outlive the instance that opened them (the SQL outbox): close() keeps them, another instance sends them. */
@@ -47,7 +57,7 @@ export interface StoreTraits {
   latencyMs: number;
 }
 
-export function describeWindowStore(name: string, traits: StoreTraits, setup: () => Promise<StoreUnderTest>): void {
+function describeWindowStore(name: string, traits: StoreTraits, setup: () => Promise<StoreUnderTest>): void {
   describe(`window store conformance: ${name}`, () => {
     const cleanup: (() => Promise<unknown>)[] = [];
     afterEach(async () => {
@@ -231,3 +241,54 @@ export function describeWindowStore(name: string, traits: StoreTraits, setup: ()
     });
   });
 }
+
+describeWindowStore("memory", { shared: false, persistent: false, latencyMs: 0 }, async () => ({
+  workspaceId: "ws-1",
+  async instance(options) {
+    const dispatcher = createDispatcher({ ...(options as DispatcherOptions), windows: "memory" });
+    return { dispatcher, emit: async (event) => dispatcher.emit(event) };
+  },
+  cleanup: async () => undefined,
+}));
+
+// Each case gets its own key prefix; every instance its own factory, i.e. its own instance id.
+describe.runIf(REDIS_URL)("on Redis", () => {
+  describeWindowStore("Redis", { shared: true, persistent: false, latencyMs: 50 }, async () => {
+    const prefix = `contentsvc-test:${randomBytes(6).toString("hex")}:`;
+    return {
+      workspaceId: "ws-1",
+      async instance(options) {
+        const dispatcher = createDispatcher({ ...(options as DispatcherOptions), windows: createRedisWindows(REDIS_URL!, { prefix }) });
+        return { dispatcher, emit: async (event) => dispatcher.emit(event) };
+      },
+      async cleanup() {
+        const redis = new Redis(REDIS_URL!);
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+        redis.disconnect();
+      },
+    };
+  });
+});
+
+// Durable delivery: every instance has its own store factory (its own instance id) on one database.
+const POLL_MS = 40;
+describe.each(drivers)("on %s", (driver) => {
+  describeWindowStore("SQL outbox", { shared: true, persistent: true, latencyMs: 4 * POLL_MS }, async () => {
+    const db = await createTestDatabase(driver);
+    const sql = await openDatabase(db.url);
+    await migrate(sql);
+    const workspace = await createWorkspaceRepo(sql).create({ slug: "demo", hosts: ["demo.localhost"] });
+    return {
+      workspaceId: workspace.id,
+      async instance(options) {
+        const dispatcher = createDispatcher({ ...(options as DispatcherOptions), windows: createOutboxWindows({ sql, pollMs: POLL_MS }) });
+        return { dispatcher, emit: (event) => sql.transaction((tx) => dispatcher.record!(tx, [event])) };
+      },
+      async cleanup() {
+        await sql.close();
+        await db.cleanup();
+      },
+    };
+  });
+});
