@@ -30,7 +30,9 @@ import { withPeerAddress } from "./http/peer-address.js";
 import type { ServiceContext } from "./services/context.js";
 import { bootstrapWorkspace, type WorkspaceBootstrap } from "./services/bootstrap.js";
 import { isServiceError } from "./core/errors.js";
-import { createWebhookDispatcher, deliveryMode, startFeatures, type WebhookTuning } from "./features.js";
+import { createServiceDispatcher, deliveryMode, type WebhookTuning } from "./webhooks/service-dispatcher.js";
+import type { EventOutbox } from "./webhooks/types.js";
+import { recordAttempt } from "./services/webhook-deliveries.js";
 import { INSECURE_FAST_SCRYPT, OWASP_SCRYPT } from "./core/scrypt.js";
 import { resolveSignInLimits, type SignInLimits } from "./core/sign-in-limits.js";
 import { DEFAULT_QUERY_BUDGET_MS } from "./core/entry-query.js";
@@ -255,10 +257,22 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     if (push) cleanup.push(() => push.close());
     // Every write of this instance goes through `local`, which flushes the pushed copy on commit.
     const local = push ? push.track(sql) : sql;
-    const webhooks = createWebhookDispatcher(() => context, logger, allowPrivate, tuning, options.redis, mode === "memory" ? undefined : { sql, mode });
+    const webhooks = createServiceDispatcher({
+      source: {
+        targetsFor: (workspaceId, event) => context.db.webhooks.targetsFor(workspaceId, event),
+        current: (workspaceId, webhookId) => context.db.webhooks.current(workspaceId, webhookId),
+      },
+      logger,
+      onAttempt: (record) => recordAttempt(context, record),
+      allowPrivateTargets: allowPrivate,
+      tuning,
+      redisUrl: options.redis,
+      mode,
+      sql,
+    });
     const base: Omit<ServiceContext, "db" | "caches"> = {
       webhooks,
-      ...("record" in webhooks && { outbox: webhooks }),
+      ...(webhooks.record && { outbox: webhooks as EventOutbox }),
       sql: local,
       blobs,
       sealer,
@@ -299,7 +313,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         throw isServiceError(error) && error.status === 400 ? new Error(`contentsvc: invalid option bootstrap: ${error.message}`) : error;
       });
     }
-    const stopFeatures = startFeatures(context);
+    // Deliveries follow the events of committed writes (spec 6); a persisting dispatcher took them in the write (record).
+    const unsubscribe = context.bus.on((event) => context.webhooks.emit(event));
     const app = createHttpApp(context, undefined, options.requestLog);
     let closed: Promise<void> | undefined;
     return {
@@ -309,7 +324,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       handler: toNodeHandler(app),
       close() {
         closed ??= (async () => {
-          await stopFeatures();
+          unsubscribe();
+          // spec 6.6: graceful shutdown flushes debounced deliveries (best effort).
+          await context.webhooks.close();
           await push?.close();
           await shared.close();
           if (ownsSql) await sql.close();

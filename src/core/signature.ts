@@ -16,8 +16,15 @@
  * Verification never parses the body and never throws on bad input; it returns false.
  */
 
-/** The signature header name, lowercase as Node and `Headers` report it. */
-export const SIGNATURE_HEADER = "x-service-signature";
+/**
+ * The signature header (spec 6.4.1), spelled as the spec and the sender write it. Header names are
+ * case-insensitive: `Headers.get` takes it as is; Node's `req.headers` keys are lowercase, so look
+ * it up as `SIGNATURE_HEADER.toLowerCase()`.
+ */
+export const SIGNATURE_HEADER = "X-Service-Signature";
+
+/** `SIGNATURE_HEADER` as node:http reports it. */
+const NODE_SIGNATURE_HEADER = SIGNATURE_HEADER.toLowerCase();
 
 /** Raw body as received: the exact bytes, or a string (hashed as its UTF-8 bytes). */
 export type RawBody = string | Uint8Array | ArrayBuffer;
@@ -132,7 +139,7 @@ export async function verifyNodeRequest(
   options?: VerifyNodeRequestOptions,
 ): Promise<VerifyResult> {
   const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
-  const value = req.headers[SIGNATURE_HEADER];
+  const value = req.headers[NODE_SIGNATURE_HEADER];
   if (value === undefined || value === "") return { ok: false, reason: "missing_signature" };
   // Several signature headers are ambiguous: refuse rather than pick one.
   if (typeof value !== "string") return value.length === 0 ? { ok: false, reason: "missing_signature" } : { ok: false, reason: "bad_signature" };

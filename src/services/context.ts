@@ -14,8 +14,7 @@ import type { Repositories } from "../storage/repositories.js";
 import type { Workspace, WorkspaceRepo } from "../storage/workspaces.js";
 import type { EventBus } from "./bus.js";
 import type { MailSender } from "./mail.js";
-import type { Dispatcher } from "../webhooks/types.js";
-import type { EventOutbox } from "../webhooks/durable.js";
+import type { Dispatcher, EventOutbox } from "../webhooks/types.js";
 import type { DeliveryCache } from "./delivery-cache.js";
 
 /** A workspace as `ServiceContext.workspaces` returns it. */

@@ -19,6 +19,8 @@ export interface OutboxRow {
   event: string;
   payload: string;
   webhookId: string | null;
+  /** Set while a window is open; null once it closed (or for an event row). */
+  windowKey: string | null;
   version: number;
   /** When the row became due (event time): a window's close time, an event's write time. */
   dueAt: number;
@@ -39,6 +41,7 @@ interface RawRow {
   event: string;
   payload: string;
   webhook_id: string | null;
+  window_key: string | null;
   version: number | string;
   due_at: number | string;
 }
@@ -92,7 +95,7 @@ export function createOutboxRepo(sql: Sql) {
       return sql.transaction(async (tx) => {
         const lock = tx.dialect === "postgresql" ? " FOR UPDATE SKIP LOCKED" : "";
         const rows = await tx.all<RawRow>(
-          `SELECT id, kind, workspace_id, event, payload, webhook_id, version, due_at FROM webhook_outbox
+          `SELECT id, kind, workspace_id, event, payload, webhook_id, window_key, version, due_at FROM webhook_outbox
            WHERE ${where} ORDER BY due_at LIMIT ?${lock}`,
           [dueBy, wallNow, limit],
         );
@@ -109,15 +112,23 @@ export function createOutboxRepo(sql: Sql) {
           event: r.event,
           payload: r.payload,
           webhookId: r.webhook_id,
+          windowKey: r.window_key,
           version: Number(r.version),
           dueAt: Number(r.due_at),
         }));
       });
     },
 
-    /** Closes a claimed window at the version it was claimed with; false when it was touched since. */
-    closeWindow: (db: Sql, id: string, version: number, instance: string) =>
-      claimedRun(db, `DELETE FROM webhook_outbox WHERE id = ? AND version = ? AND claimed_by = ?`, [id, version, instance]),
+    /**
+     * Closes a claimed window at the version it was claimed with: its key is let go, so an event
+     * from now on opens a new window, and the row stays this instance's until `remove` (a crash
+     * in between hands it on again after the lease). False when it was touched since the claim.
+     */
+    detachWindow: (id: string, version: number, instance: string) =>
+      claimedRun(sql, `UPDATE webhook_outbox SET window_key = NULL WHERE id = ? AND version = ? AND claimed_by = ?`, [id, version, instance]),
+
+    /** Deletes a closed window this instance handed on. */
+    remove: (id: string, instance: string) => claimedRun(sql, `DELETE FROM webhook_outbox WHERE id = ? AND claimed_by = ?`, [id, instance]),
 
     /** Marks a row this instance holds done or dropped; false when its lease was lost to another instance. */
     finish: (db: Sql, id: string, instance: string, state: "done" | "dropped", at: number) =>

@@ -7,7 +7,8 @@
  * dispatcher.emit(event);
  */
 export { createDispatcher } from "./dispatcher.js";
-export { SIGNATURE_HEADER, signBody, signDelivery, toDeliveryBody } from "./sign.js";
+export { SIGNATURE_HEADER } from "../core/signature.js";
+export { signBody, signDelivery, toDeliveryBody } from "./sign.js";
 export { AddressNotAllowedError } from "./pinned-agent.js";
 export type {
   AttemptRecord,

@@ -2,7 +2,8 @@
  * Dispatcher options: validated once at creation (the error names the option), defaults applied.
  */
 import { consola } from "consola";
-import type { DispatcherClock, DispatcherLogger, DispatcherOptions } from "./types.js";
+import { systemClock } from "./clock.js";
+import type { DispatcherLogger, DispatcherOptions } from "./types.js";
 
 /** spec 6.6 and 6.7.1 defaults, plus the dispatcher's own bounds. */
 export const DEFAULTS = {
@@ -15,27 +16,22 @@ export const DEFAULTS = {
   graceMs: 5000,
 } as const;
 
-export interface ResolvedOptions extends Required<Omit<DispatcherOptions, "lookup" | "ca" | "onAttempt">> {
+/** The dispatcher's options with every default applied. */
+export interface DispatcherSettings extends Required<Omit<DispatcherOptions, "lookup" | "ca" | "onAttempt">> {
   lookup: DispatcherOptions["lookup"];
   ca: DispatcherOptions["ca"];
   onAttempt: DispatcherOptions["onAttempt"];
 }
 
-const defaultClock: DispatcherClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /**
  * @example
  * resolveOptions({ source, timeoutMs: 0 }); // throws "contentsvc/webhooks: option timeoutMs must be a positive number"
  */
-export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
+export function resolveOptions(options: DispatcherOptions): DispatcherSettings {
   if (!options || typeof options.source?.targetsFor !== "function") {
     throw new TypeError("contentsvc/webhooks: option source must have a targetsFor(workspaceId, event) function");
   }
-  const resolved: ResolvedOptions = {
+  const resolved: DispatcherSettings = {
     source: options.source,
     allowPrivateTargets: options.allowPrivateTargets ?? false,
     lookup: options.lookup,
@@ -47,7 +43,7 @@ export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
     maxConcurrency: options.maxConcurrency ?? DEFAULTS.maxConcurrency,
     maxPerHost: options.maxPerHost ?? DEFAULTS.maxPerHost,
     maxPending: options.maxPending ?? DEFAULTS.maxPending,
-    clock: options.clock ?? defaultClock,
+    clock: options.clock ?? systemClock,
     logger: options.logger ?? (consola.withTag("webhooks") as DispatcherLogger),
     windows: options.windows ?? "memory",
   };

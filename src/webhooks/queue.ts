@@ -1,14 +1,15 @@
 /**
- * Delivery queue (spec 6.6): bounded concurrency overall and per host, hosts served round-robin so
+ * Stage "queue" (spec 6.6): bounded concurrency overall and per host, hosts served round-robin so
  * a slow receiver cannot starve the others, up to N attempts with waits between them, then drop
  * and log. Deliveries are independent: no ordering between them is kept.
  */
 import { randomUUID } from "node:crypto";
 import type { Agent } from "node:https";
 import { performance } from "node:perf_hooks";
-import { schedule } from "./debounce.js";
-import { isSkipped, startCurrentAttempt } from "./current.js";
+import { isSkipped, startRereadAttempt } from "./reread-before-send.js";
 import { createDestinations, startAttempt, type Attempt, type AttemptOutcome } from "./deliver.js";
+import { errorText } from "./error-text.js";
+import { createRetries } from "./retry.js";
 import { finish, logFields, toAttemptRecord } from "./report.js";
 import type { Job } from "./job.js";
 import type { AttemptRecord, DispatcherClock, DispatcherLogger, WebhookSource, WebhookTarget } from "./types.js";
@@ -49,7 +50,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
   // Hosts with all their connections in use and queued jobs: their next attempts wait in the pool.
   const topUp = new Set<string>();
   const running = new Set<Attempt>();
-  const backoff = new Map<unknown, Job>();
+  const retries = createRetries(clock, options.retryDelaysMs);
   const idleWaiters: (() => void)[] = [];
   const counts = { queued: 0, delivered: 0, failed: 0, dropped: 0 };
   let retrying = true;
@@ -134,7 +135,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       });
     };
     const current = options.current;
-    const attempt = job.reread && current ? startCurrentAttempt({ current }, job.target, job.event.event, start) : start(job.target);
+    const attempt = job.reread && current ? startRereadAttempt({ current }, job.target, job.event.event, start) : start(job.target);
     running.add(attempt);
     void attempt.done.then((outcome) => {
       running.delete(attempt);
@@ -162,7 +163,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       logger.debug?.("webhook delivered", line);
       return finish(job, outcome);
     }
-    const wait = job.retries ? options.retryDelaysMs[attempts - 1] : undefined;
+    const wait = retries.waitFor(job);
     if (wait === undefined) {
       counts.failed++;
       logger.warn(`webhook delivery dropped after ${attempts} attempt${attempts === 1 ? "" : "s"}`, line);
@@ -174,21 +175,13 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
       return finish(job, outcome);
     }
     logger.info(`webhook attempt failed, retrying in ${wait} ms`, line);
-    const fire = () => {
-      backoff.delete(handle);
-      enqueue(job);
-    };
-    // A caller awaiting deliverNow keeps the process alive through the wait; emitted ones do not.
-    const handle = job.onDone ? clock.setTimeout(fire, wait) : schedule(clock, fire, wait);
-    job.last = outcome;
-    backoff.set(handle, job);
+    retries.hold(job, outcome, wait, enqueue);
   };
 
   /** Hands a sent attempt to `onAttempt` when its webhook logs deliveries; a failing recorder never affects delivery. */
   const record = (job: Job, outcome: AttemptOutcome): void => {
     if (!options.onAttempt || !job.target.logDeliveries || job.body === undefined) return;
-    const fail = (err: unknown) =>
-      logger.warn("webhook delivery not recorded", { webhook: job.target.id, error: err instanceof Error ? err.message : String(err) });
+    const fail = (err: unknown) => logger.warn("webhook delivery not recorded", { webhook: job.target.id, error: errorText(err) });
     try {
       const write: Promise<void> = Promise.resolve(options.onAttempt(toAttemptRecord(job, outcome)))
         .catch(fail)
@@ -206,7 +199,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     },
     /** Queued + waiting to retry. */
     get pending(): number {
-      return counts.queued + backoff.size;
+      return counts.queued + retries.size;
     },
     get inFlight(): number {
       return running.size;
@@ -224,14 +217,11 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     /** Spec 6.6 Persistence: deliveries in retry backoff are lost on shutdown; no new retries. */
     stopRetries(): void {
       retrying = false;
-      for (const [handle, job] of backoff) {
-        clock.clearTimeout(handle);
+      retries.stop((job, last) => {
         counts.dropped++;
-        const last = job.last!;
         logger.warn("webhook delivery lost: dispatcher closed during retry wait", logFields(job, last));
         finish(job, { ...last, error: `dispatcher closed during retry wait; last error: ${last.error}` });
-      }
-      backoff.clear();
+      });
     },
     /** Ends everything still queued or in flight as lost. */
     abortAll(reason: string): void {

@@ -6,7 +6,7 @@
  * - Redis holds only an owner token per window (`SET key token PX ttl`), never the value: the value
  *   (an event, or a webhook target with its decrypted secret) stays in the process that owns it.
  *   The last SET to reach Redis owns the window; its value is exactly that instance's latest value.
- * - The timers are the shared ones of debounce.ts. When this instance's timer of a window runs
+ * - The timers and values are the local ones of timed-windows.ts; this file is only its claims. When this instance's timer of a window runs
  *   out, one atomic compare-and-delete decides: token still mine → this instance sends; else a
  *   later put on another instance owns the window and its own timer will send it.
  * - Redis trouble degrades to per-instance windows (a possible duplicate, never a loss): a put
@@ -15,7 +15,9 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { WindowStore, WindowStoreContext, WindowStoreFactory } from "./types.js";
+import { errorText } from "./error-text.js";
+import { createTimedWindows, type WindowClaims } from "./timed-windows.js";
+import type { WindowStoreFactory } from "./types.js";
 
 /** Compare-and-delete: 1 when KEYS[1] still holds ARGV[1] (and it is now gone), else 0. */
 const CLOSE_IF_MINE = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("DEL", KEYS[1]) return 1 end return 0`;
@@ -56,15 +58,16 @@ export function createRedisWindows(url: string, options: RedisWindowOptions = {}
       return redis;
     }));
 
-  return <V>({ stage, logger }: WindowStoreContext): WindowStore<V> => {
+  return (context) => {
+    const { stage, logger } = context;
     open++;
     const claims = new Map<string, Claim>();
     const redisKey = (key: string) => `${prefix}${stage}:${key.replaceAll("\0", "|")}`;
     const warn = (what: string, err: unknown) =>
-      logger.warn(`webhook window ${what} failed on Redis; closing it on this instance`, { stage, error: err instanceof Error ? err.message : String(err) });
+      logger.warn(`webhook window ${what} failed on Redis; closing it on this instance`, { stage, error: errorText(err) });
 
-    return {
-      put(key, _value, delayMs) {
+    const claimsOfStage: WindowClaims = {
+      put(key, delayMs) {
         const token = `${instance}:${++seq}`;
         let claim = claims.get(key);
         if (claim) claim.token = token;
@@ -101,5 +104,6 @@ export function createRedisWindows(url: string, options: RedisWindowOptions = {}
         redis.disconnect();
       },
     };
+    return createTimedWindows(claimsOfStage, context);
   };
 }

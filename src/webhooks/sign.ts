@@ -7,9 +7,6 @@ import { deliveryBodyText, type ServiceEvent, type WebhookFormat } from "../core
 import { standardWebhookKey, STANDARD_WEBHOOK_HEADERS } from "../core/signature.js";
 import type { WebhookTarget } from "../core/webhook-target.js";
 
-/** Header that carries the signature (spec 6.4.1). */
-export const SIGNATURE_HEADER = "X-Service-Signature";
-
 /**
  * `sha256=` + lowercase-hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret.
  *

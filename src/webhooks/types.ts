@@ -2,6 +2,7 @@
  * Public types of the webhook dispatcher (`contentsvc/webhooks`). Delivery rules: spec 6.
  */
 import type { EventName, ServiceEvent, WebhookFormat } from "../core/events.js";
+import type { Sql } from "../storage/sql.js";
 import type { AttemptRecord, WebhookTarget } from "../core/webhook-target.js";
 
 export type { AttemptRecord, WebhookTarget };
@@ -82,7 +83,8 @@ export interface DispatcherOptions {
   /**
    * Where coalescing/debounce windows live. `"memory"` (default): per process. A factory (e.g.
    * the Redis one of contentsvc's service) makes windows cluster-wide: one delivery per window
-   * across every instance sharing it.
+   * across every instance sharing it; one with `deliveries` (the SQL outbox) persists windows and
+   * deliveries, and events enter through `Dispatcher.record` inside the write's transaction.
    */
   windows?: "memory" | WindowStoreFactory;
   /**
@@ -104,39 +106,98 @@ export interface Redelivery {
 /** The two window stages of spec 6.7: content.updated coalescing, then a webhook's debounce_ms. */
 export type WindowStage = "coalesce" | "debounce";
 
+/** Where and from when a put counts (both optional). */
+export interface WindowPut {
+  /** The window closes `delayMs` after this time (the event's, or the previous window's close). Default: now. */
+  from?: number;
+  /** A store that persists (the SQL outbox) writes inside this transaction: the write's own. */
+  tx?: Sql;
+}
+
 /**
- * Ownership of the windows of one stage: the one interface of every window store. The timers and
- * the fire path are shared (debounce.ts); the design is in window-store.ts.
+ * The windows of one stage (spec 6.7): the one interface of every window store (memory, Redis,
+ * the SQL outbox), all run through test/webhooks/window-store-conformance.ts. A window closes
+ * `delayMs` after the LAST value put in it and hands over only that value (spec 6.7.3), to the
+ * `onClose` of its context, on exactly one instance of those sharing the store.
  *
  * @example
- * // A store where this process always owns its windows (what "memory" uses):
- * const store: WindowStore<Event> = { put() {}, take: () => true };
+ * const windows = memoryWindowStore<ServiceEvent>({ stage: "coalesce", clock, logger, codec, onClose: (event) => match(event) });
+ * windows.put(`${workspaceId}\0${entryId}`, event, 500);
  */
 export interface WindowStore<V> {
+  /** Opens the window `key` with `value`, or puts a newer value in it and restarts it. Never throws on store trouble (logged). */
+  put(key: string, value: V, delayMs: number, at?: WindowPut): void | Promise<void>;
+  /** True when the window `key` is open and held in this process (a store that persists answers false). */
+  has(key: string): boolean;
+  /** Windows this instance holds (open, closing, or being handed on). */
+  readonly size: number;
   /**
-   * This instance put `value` in the window `key` (opening it, or restarting it); it closes
-   * `delayMs` from now. Never throws: failures are the store's to log and to remember.
+   * Graceful stop: closes this instance's windows without `onClose` and returns the values it
+   * must send now (spec 6.6 Persistence); a store whose windows outlive the process keeps them and returns none.
    */
-  put(key: string, value: V, delayMs: number): void;
-  /**
-   * This instance's timer of window `key` ran out (or the dispatcher is flushing). True when this
-   * instance owns the window and must send the value it put last; false when a later `put`
-   * elsewhere owns it. The store forgets the window either way. Never rejects.
-   */
-  take(key: string): boolean | Promise<boolean>;
-  /** Releases connections; called once by the dispatcher after its last flush. */
-  close?(): Promise<void>;
+  drain(): Promise<V[]>;
+  /** Releases connections; called once after the last drain. */
+  close(): Promise<void>;
+}
+
+/** How a store that keeps values outside the process (the SQL outbox) writes and reads them. */
+export interface WindowCodec<V> {
+  encode(value: V): StoredItem;
+  decode(item: StoredItem): V;
+}
+
+/** A value as a persisting store keeps it: its workspace, event name, webhook (debounce and delivery) and JSON payload. Never a secret. */
+export interface StoredItem {
+  workspaceId: string;
+  event: EventName;
+  webhookId?: string;
+  payload: string;
 }
 
 /** What a store factory is given for one stage. */
-export interface WindowStoreContext {
+export interface WindowStoreContext<V> {
   stage: WindowStage;
   clock: DispatcherClock;
   logger: DispatcherLogger;
+  codec: WindowCodec<V>;
+  /**
+   * A window closed and this instance sends it: the next stage. A store that persists waits for
+   * the promise before it forgets the window, so a crash in between hands it on again (a possible
+   * duplicate, spec 6.6, never a loss).
+   */
+  onClose(value: V, closedAt: number): void | Promise<void>;
 }
 
-/** Creates the store of one stage (the dispatcher makes one per stage). */
-export type WindowStoreFactory = <V>(context: WindowStoreContext) => WindowStore<V>;
+/**
+ * Creates the store of one stage (the dispatcher makes one per stage). A store that persists the
+ * whole pipeline (the SQL outbox) also keeps the queue: `deliveries`.
+ */
+export type WindowStoreFactory = (<V>(context: WindowStoreContext<V>) => WindowStore<V>) & {
+  readonly deliveries?: DeliveryStore;
+};
+
+/** How a persisted delivery ended: sent (2xx), dropped, or given back to the store (dispatcher closing). */
+export type StoredOutcome = "done" | "dropped" | "release";
+
+/**
+ * Queue persistence (the SQL outbox): a delivery is recorded before it is sent and finished after,
+ * so a crash or a stop hands it to another instance. Memory and Redis have none.
+ */
+export interface DeliveryStore {
+  /** Where recorded deliveries are sent: ones this instance adds, and ones it takes over from a dead one. */
+  start(send: (item: StoredItem) => Promise<StoredOutcome>): void;
+  /** Records one delivery (in `at.tx` when given) and sends it through `start`'s `send`. */
+  add(item: StoredItem, at?: WindowPut): Promise<void>;
+  /** Looks for due windows and deliveries now; resolves when that look is done. */
+  poll(): Promise<void>;
+  /** Deliveries recorded by this instance and not finished. */
+  readonly size: number;
+}
+
+/** Where the write path hands its events when the windows persist (inside its own transaction). */
+export interface EventOutbox {
+  record(tx: Sql, events: ServiceEvent[]): Promise<void>;
+}
 
 /** Outcome of one delivery (all its attempts). */
 export interface DeliveryResult {
@@ -167,8 +228,13 @@ export interface DispatcherStats {
 }
 
 export interface Dispatcher {
-  /** Non-blocking; call after the change committed. Never throws. */
+  /** Non-blocking; call after the change committed. Never throws. A no-op when the windows persist (`record` took the events). */
   emit(event: ServiceEvent): void;
+  /**
+   * Present when the windows persist (the SQL outbox): records the events of a write inside its
+   * transaction, so a write that committed has its events stored and one that rolled back has none.
+   */
+  record?(tx: Sql, events: ServiceEvent[]): Promise<void>;
   /**
    * One signed delivery through the real path (address check, limits), no debouncing.
    * `retries` defaults to `false` (a single attempt, as `svc webhooks test` wants). `reread` reads
@@ -182,7 +248,7 @@ export interface Dispatcher {
    * `done` resolves with the outcome of all its attempts (a caller need not wait for it).
    */
   redeliver(target: WebhookTarget, delivery: Redelivery): { deliveryId: string; done: Promise<DeliveryResult> };
-  /** Send every pending debounced delivery now; resolves once they are handed to the queue. */
+  /** Send every pending debounced delivery now (persisting windows: look for due rows now); resolves once they are handed to the queue. */
   flush(): Promise<void>;
   /**
    * Graceful stop (spec 6.6 Persistence): flush debounced windows, give queued and in-flight

@@ -6,7 +6,7 @@
  * A file imports only its own layer or layers inside it; mcp and http are siblings and never
  * import each other, nor do cli and the package entries. The surfaces (http, mcp, cli) reach data
  * only through services: they import nothing from storage, not even a type. `app` is the composition root
- * (`createService` and the features it starts); the package entries (`src/index.ts`, `src/h3.ts`,
+ * (`createService`, which wires the layers); the package entries (`src/index.ts`, `src/h3.ts`,
  * `src/grants.ts`, `src/signature.ts`, `src/webhooks/index.ts`) re-export from any layer.
  */
 import type { ImportEdge } from "./imports.js";
@@ -31,7 +31,6 @@ const APP: Layer = { name: "app", rank: 5 };
 const ENTRY: Layer = { name: "entry", rank: 6 };
 const LAYER_BY_FILE: Record<string, Layer> = {
   "service.ts": APP,
-  "features.ts": APP,
   "index.ts": ENTRY,
   "h3.ts": ENTRY,
   "grants.ts": ENTRY,

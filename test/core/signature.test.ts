@@ -204,7 +204,7 @@ describe("package surface", () => {
       "SIGNATURE_HEADER", "STANDARD_WEBHOOK_HEADERS", "signPayload", "signStandardWebhook", "standardWebhookKey",
       "verifyNodeRequest", "verifyRequest", "verifySignature", "verifyStandardWebhook",
     ]);
-    expect(entry.SIGNATURE_HEADER).toBe("x-service-signature");
+    expect(entry.SIGNATURE_HEADER).toBe("X-Service-Signature");
     expect(entry.verifySignature).toBe(fast.verifySignature);
   });
 

@@ -1,12 +1,14 @@
 /**
- * The webhook as it is at send time. A delivery can wait up to an hour in a debounce window and
- * seconds in a retry wait; a webhook deleted, deactivated or changed meanwhile must not be served
+ * Read the webhook again before each attempt (the first step of the deliver stage). A delivery can
+ * wait up to an hour in a debounce window and seconds in a retry wait; a webhook deleted, deactivated or changed meanwhile must not be served
  * with what was read when the event happened. So each attempt of an emitted delivery reads the
  * webhook again: gone, inactive or no longer subscribed → dropped; otherwise the current URL,
  * headers, secret and format are used.
  */
 import type { EventName } from "../core/events.js";
-import { errorText, type Attempt, type AttemptOutcome } from "./deliver.js";
+import type { Attempt, AttemptOutcome } from "./deliver.js";
+import { errorText } from "./error-text.js";
+import { skipReason } from "./skip-reason.js";
 import type { WebhookSource, WebhookTarget } from "./types.js";
 
 /** An outcome that is not an attempt: the webhook no longer wants the delivery. Never retried. */
@@ -14,20 +16,12 @@ export interface SkippedOutcome extends AttemptOutcome {
   skipped: true;
 }
 
-/** The reason not to send `event` to the webhook as it is now (`current`), or undefined to send it. */
-export function skipReason(current: WebhookTarget | undefined, held: WebhookTarget, event: EventName): string | undefined {
-  if (!current || current.workspaceId !== held.workspaceId) return "the webhook was deleted";
-  if (!current.active) return "the webhook was deactivated";
-  if (!current.events.includes(event)) return `the webhook no longer subscribes to ${event}`;
-  return undefined;
-}
-
 /**
  * Reads the webhook of `held` again through `source.current`, then starts the attempt with the
  * current target, or ends with a skipped outcome. A failed read is a failed attempt (retried like
  * any other), never a send with the stale target.
  */
-export function startCurrentAttempt(
+export function startRereadAttempt(
   source: Required<Pick<WebhookSource, "current">>,
   held: WebhookTarget,
   event: EventName,

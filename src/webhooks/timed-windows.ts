@@ -1,43 +1,42 @@
 /**
- * Keyed trailing-debounce windows (spec 6.7): the one fire path of every window store. A window
- * closes `delayMs` after the LAST value put in it and hands over only that last value; replaced
- * values are never seen again.
+ * Windows held in this process with local timers (spec 6.7): the engine of the memory and Redis
+ * window stores. A window closes `delayMs` after the LAST value put in it and hands over only that
+ * last value; replaced values are never seen again. Values never leave the process; whether this
+ * instance sends a window that closed is its `WindowClaims`' answer (always yes in memory, the
+ * owner token on Redis).
  *
  * One timer per store, over a min-heap of windows ordered by when each must be looked at, and a
- * burst does not churn the heap: a touch only moves `dueAt`, and a window looked at early goes back
- * in for the rest. The timer is unref'd so idle windows do not keep a process alive. Who sends a
- * window that closed is the store's answer (window-store.ts).
+ * burst does not churn the heap: a put only moves `dueAt`, and a window looked at early goes back
+ * in for the rest. The timer is unref'd so idle windows do not keep a process alive.
  */
-import type { DispatcherClock, DispatcherLogger } from "./types.js";
-import type { WindowStore } from "./types.js";
+import { errorText } from "./error-text.js";
+import { schedule } from "./schedule.js";
+import type { WindowStore, WindowStoreContext } from "./types.js";
 
-export interface DebounceWindows<V> {
-  /** Puts `value` in the window `key` (opening it if needed); it closes `delayMs` after this call. */
-  touch(key: string, value: V, delayMs: number): void;
-  /** True when a window with this key is open on this instance. */
-  has(key: string): boolean;
+/**
+ * Who owns each window among the instances sharing a store. Each instance keeps the value it put
+ * and arms its own timer; when the timer runs out, `take` says whether this instance sends.
+ */
+export interface WindowClaims {
+  /** This instance put a value in window `key` (opening or restarting it); it closes `delayMs` from now. Never throws. */
+  put(key: string, delayMs: number): void;
   /**
-   * Closes every window now without `onClose`; returns the values this instance must send (oldest
-   * window first), once closes already under way have handed theirs to `onClose`.
+   * This instance's timer of window `key` ran out (or it is draining): true when it owns the
+   * window and sends its last value, false when a later put elsewhere owns it. Forgets the window
+   * either way. Never rejects; a store that cannot tell answers true (a possible duplicate, never a loss).
    */
-  drain(): Promise<V[]>;
-  /** Windows open or closing on this instance. */
-  readonly size: number;
-  /** Releases the store; called once after the last drain. */
-  close(): Promise<void>;
+  take(key: string): boolean | Promise<boolean>;
+  /** Releases connections. */
+  close?(): Promise<void>;
 }
 
 /**
  * @example
- * const windows = createDebounceWindows<ServiceEvent>(store, clock, (event) => send(event), logger);
- * windows.touch(`${webhookId}\0${entryId}`, event, 500);
+ * const windows = createTimedWindows<ServiceEvent>({ put() {}, take: () => true }, { stage: "coalesce", clock, logger, codec, onClose: send });
+ * windows.put(`${workspaceId}\0${entryId}`, event, 500);
  */
-export function createDebounceWindows<V>(
-  store: WindowStore<V>,
-  clock: DispatcherClock,
-  onClose: (value: V) => void,
-  logger: DispatcherLogger,
-): DebounceWindows<V> {
+export function createTimedWindows<V>(claims: WindowClaims, context: WindowStoreContext<V>): WindowStore<V> {
+  const { clock, logger, onClose } = context;
   // Windows are slots of parallel arrays (struct of arrays), not an object each: 100,000 pending
   // windows cost a Map entry, the key and the value, plus ~40 B here. A timer per window cost
   // ~200 B each and made 100,000 pending windows slow to open and to flush.
@@ -160,19 +159,19 @@ export function createDebounceWindows<V>(
   };
 
   const fire = (key: string, value: V): void => {
-    const mine = store.take(key);
-    // A store that answers at once sends at once: fake clocks in tests see the send synchronously.
-    if (typeof mine === "boolean") return void (mine && onClose(value));
+    const mine = claims.take(key);
+    // Claims that answer at once send at once: fake clocks in tests see the send synchronously.
+    if (typeof mine === "boolean") return void (mine && onClose(value, clock.now()));
     const done: Promise<void> = mine
-      .then((yes) => (yes ? onClose(value) : undefined))
-      .catch((err: unknown) => logger.error("webhook window close failed", { error: err instanceof Error ? err.message : String(err) }))
+      .then((yes) => (yes ? onClose(value, clock.now()) : undefined))
+      .catch((err: unknown) => logger.error("webhook window close failed", { error: errorText(err) }))
       .finally(() => closing.delete(done));
     closing.add(done);
   };
 
   return {
-    touch(key, value, delayMs) {
-      const due = clock.now() + delayMs;
+    put(key, value, delayMs, at) {
+      const due = (at?.from ?? clock.now()) + delayMs;
       const slot = slots.get(key);
       if (slot === undefined) {
         key = flatCopy(key);
@@ -193,7 +192,7 @@ export function createDebounceWindows<V>(
         }
       }
       arm();
-      store.put(key, value, delayMs);
+      claims.put(key, due - clock.now());
     },
     has: (key) => slots.has(key),
     async drain() {
@@ -208,7 +207,7 @@ export function createDebounceWindows<V>(
       if (timer !== undefined) clock.clearTimeout(timer);
       timer = undefined;
       timerAt = Infinity;
-      const mine = await Promise.all(entries.map(({ key }) => store.take(key)));
+      const mine = await Promise.all(entries.map(({ key }) => claims.take(key)));
       // Closes already under way hand their values to onClose themselves.
       await Promise.all([...closing]);
       return entries.filter((_, i) => mine[i]).map(({ value }) => value);
@@ -216,7 +215,7 @@ export function createDebounceWindows<V>(
     get size() {
       return slots.size + closing.size;
     },
-    close: async () => store.close?.(),
+    close: async () => claims.close?.(),
   };
 }
 
@@ -227,11 +226,4 @@ export function createDebounceWindows<V>(
  */
 export function flatCopy(text: string): string {
   return Buffer.from(text, "utf8").toString("utf8");
-}
-
-/** `clock.setTimeout`, unref'd when the handle supports it (Node timers do). */
-export function schedule(clock: DispatcherClock, fn: () => void, ms: number): unknown {
-  const handle = clock.setTimeout(fn, Math.max(0, ms));
-  (handle as { unref?: () => void } | null)?.unref?.();
-  return handle;
 }

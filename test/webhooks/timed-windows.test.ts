@@ -1,17 +1,20 @@
 /**
- * The one fire path (src/webhooks/debounce.ts) over the window store interface
- * (src/webhooks/window-store.ts): what every store, present or future, relies on.
+ * The local timers of the memory and Redis window stores (src/webhooks/timed-windows.ts) over
+ * their claims: the heap, re-arming, and who sends a window that closed. The spec's rules for
+ * every store are in the conformance suite (window-store-conformance.ts).
  */
 import { describe, expect, it } from "vitest";
-import { createDebounceWindows } from "../../src/webhooks/debounce.js";
-import type { WindowStore } from "../../src/webhooks/types.js";
-import { memoryWindowStore } from "../../src/webhooks/window-store.js";
+import { createTimedWindows, type WindowClaims } from "../../src/webhooks/timed-windows.js";
+import type { WindowCodec } from "../../src/webhooks/types.js";
 import { captureLogger, createFakeClock, settle } from "./helpers.js";
+
+const memoryClaims: WindowClaims = { put() {}, take: () => true };
+const codec: WindowCodec<string> = { encode: (payload) => ({ workspaceId: "ws", event: "content.updated", payload }), decode: (item) => item.payload };
 
 /** Stores of two "instances" sharing one owner table, like Redis does across processes. */
 function sharedStores(answerLater: boolean) {
   const owners = new Map<string, string>();
-  const store = (name: string): WindowStore<string> => ({
+  const store = (name: string): WindowClaims => ({
     put: (key) => void owners.set(key, name),
     take(key) {
       const mine = owners.get(key) === name;
@@ -22,18 +25,18 @@ function sharedStores(answerLater: boolean) {
   return { owners, a: store("a"), b: store("b") };
 }
 
-function rig(store: WindowStore<string>, clock = createFakeClock()) {
+function rig(claims: WindowClaims, clock = createFakeClock()) {
   const sent: string[] = [];
-  const windows = createDebounceWindows(store, clock, (value) => sent.push(value), captureLogger());
+  const windows = createTimedWindows(claims, { stage: "debounce", clock, logger: captureLogger(), codec, onClose: (value) => void sent.push(value) });
   return { clock, sent, windows };
 }
 
-describe("debounce windows over a window store (spec 6.7.3)", () => {
+describe("timed windows over their claims (spec 6.7.3)", () => {
   it("in memory: a window closes delayMs after the LAST touch and sends only the last value", () => {
-    const { clock, sent, windows } = rig(memoryWindowStore<string>({ stage: "debounce", clock: createFakeClock(), logger: captureLogger() }));
-    windows.touch("k", "v1", 1000);
+    const { clock, sent, windows } = rig(memoryClaims);
+    windows.put("k", "v1", 1000);
     clock.advance(900);
-    windows.touch("k", "v2", 1000);
+    windows.put("k", "v2", 1000);
     clock.advance(900);
     expect(sent).toEqual([]);
     expect(windows.has("k")).toBe(true);
@@ -44,10 +47,10 @@ describe("debounce windows over a window store (spec 6.7.3)", () => {
   });
 
   it("a lowered delay closes the window earlier; a burst keeps one timer", () => {
-    const { clock, sent, windows } = rig(memoryWindowStore<string>({ stage: "debounce", clock: createFakeClock(), logger: captureLogger() }));
-    for (let i = 0; i < 50; i++) windows.touch("k", `v${i}`, 60_000);
+    const { clock, sent, windows } = rig(memoryClaims);
+    for (let i = 0; i < 50; i++) windows.put("k", `v${i}`, 60_000);
     expect(clock.timers).toBe(1);
-    windows.touch("k", "short", 10);
+    windows.put("k", "short", 10);
     clock.advance(10);
     expect(sent).toEqual(["short"]);
     expect(clock.timers).toBe(0);
@@ -55,7 +58,7 @@ describe("debounce windows over a window store (spec 6.7.3)", () => {
 
   it("thousands of windows opening, extending and closing: each closes at its last touch + delay with its last value", () => {
     // Windows live in reused slots of growing arrays: a model of every window checks each tick.
-    const { clock, sent, windows } = rig(memoryWindowStore<string>({ stage: "debounce", clock: createFakeClock(), logger: captureLogger() }));
+    const { clock, sent, windows } = rig(memoryClaims);
     let seed = 42;
     const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
     const model = new Map<string, { value: string; dueAt: number }>();
@@ -64,7 +67,7 @@ describe("debounce windows over a window store (spec 6.7.3)", () => {
         const key = `k${random(400)}`;
         const value = `${key}@${tick}.${t}`;
         const delay = 1 + random(300);
-        windows.touch(key, value, delay);
+        windows.put(key, value, delay);
         model.set(key, { value, dueAt: clock.now() + delay });
       }
       sent.length = 0;
@@ -85,9 +88,9 @@ describe("debounce windows over a window store (spec 6.7.3)", () => {
       const { owners, a, b } = sharedStores(later);
       const onA = rig(a, clock);
       const onB = rig(b, clock);
-      onA.windows.touch("k", "a1", 500);
+      onA.windows.put("k", "a1", 500);
       clock.advance(100);
-      onB.windows.touch("k", "b1", 500);
+      onB.windows.put("k", "b1", 500);
       clock.advance(450);
       await settle();
       // A's timer ran out first, but B owns the window now.
@@ -105,9 +108,9 @@ describe("debounce windows over a window store (spec 6.7.3)", () => {
     const { a, b } = sharedStores(true);
     const onA = rig(a, clock);
     const onB = rig(b, clock);
-    onA.windows.touch("x", "a-x", 500);
-    onA.windows.touch("y", "a-y", 500);
-    onB.windows.touch("y", "b-y", 500);
+    onA.windows.put("x", "a-x", 500);
+    onA.windows.put("y", "a-y", 500);
+    onB.windows.put("y", "b-y", 500);
     expect(await onA.windows.drain()).toEqual(["a-x"]);
     expect(await onB.windows.drain()).toEqual(["b-y"]);
     expect(onA.sent).toEqual([]);

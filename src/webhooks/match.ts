@@ -1,15 +1,15 @@
 /**
- * Which webhook gets an event and through which window (spec 6.7), shared by the in-memory
- * dispatcher and the durable outbox so both match and key windows the same way.
+ * Stage "match": which webhooks get an event, and the window keys of spec 6.7 (the coalescing
+ * window of an event, the debounce window of an event for one webhook).
  */
 import { eventSubjectId, type ServiceEvent } from "../core/events.js";
 import { DEBOUNCE_MAX_MS } from "../core/webhook-policy.js";
-import { skipReason } from "./current.js";
+import { skipReason } from "./skip-reason.js";
 import type { WebhookTarget } from "./types.js";
 
 /**
  * The source promises active, subscribed webhooks of the event's workspace; checked again anyway,
- * by the same rule that drops a delivery at send time (current.ts skipReason).
+ * by the same rule that drops a delivery at send time (skipReason).
  */
 export function wantsEvent(target: WebhookTarget, event: ServiceEvent): boolean {
   return target.workspaceId === event.workspaceId && skipReason(target, target, event.event) === undefined;
