@@ -23,6 +23,7 @@ import { startVersionPush } from "./storage/version-push.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
 import { createCaches } from "./services/caches.js";
+import { createDeliveryBackfill } from "./services/delivery-backfill.js";
 import type { MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
@@ -196,7 +197,10 @@ export interface Service {
   handler: NodeHandler;
   /** Storage, bus and options, for advanced embedding and tests. */
   context: ServiceContext;
-  /** Graceful close: flushes debounced webhook deliveries, then closes storage. */
+  /**
+   * Graceful close: flushes debounced webhook deliveries, finishes the stored delivery JSON passes
+   * a change of fields asked for (services/delivery-backfill.ts), then closes storage.
+   */
   close(): Promise<void>;
 }
 
@@ -256,7 +260,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     // Every write of this instance goes through `local`, which flushes the pushed copy on commit.
     const local = push ? push.track(sql) : sql;
     const webhooks = createWebhookDispatcher(() => context, logger, allowPrivate, tuning, options.redis, mode === "memory" ? undefined : { sql, mode });
-    const base: Omit<ServiceContext, "db" | "caches"> = {
+    const base: Omit<ServiceContext, "db" | "caches" | "deliveryBackfill"> = {
       webhooks,
       ...("record" in webhooks && { outbox: webhooks }),
       sql: local,
@@ -293,6 +297,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     const context = base as ServiceContext;
     context.db = createRepositories(context);
     context.caches = createCaches(context);
+    context.deliveryBackfill = createDeliveryBackfill(context, sql);
+    cleanup.push(() => context.deliveryBackfill.close());
     if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
     if (options.bootstrap) {
       await bootstrapWorkspace(context, options.bootstrap).catch((error: unknown) => {
@@ -300,6 +306,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       });
     }
     const stopFeatures = startFeatures(context);
+    // Bodies missing after an upgrade (or a change no pass finished) are filled in the background.
+    context.deliveryBackfill.fill();
     const app = createHttpApp(context, undefined, options.requestLog);
     let closed: Promise<void> | undefined;
     return {
@@ -310,6 +318,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       close() {
         closed ??= (async () => {
           await stopFeatures();
+          await context.deliveryBackfill.close();
           await push?.close();
           await shared.close();
           if (ownsSql) await sql.close();

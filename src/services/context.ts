@@ -17,6 +17,7 @@ import type { MailSender } from "./mail.js";
 import type { Dispatcher } from "../webhooks/types.js";
 import type { EventOutbox } from "../webhooks/durable.js";
 import type { DeliveryCache } from "./delivery-cache.js";
+import type { DeliveryBackfill } from "./delivery-backfill.js";
 
 /** A workspace as `ServiceContext.workspaces` returns it. */
 export type { Workspace };
@@ -53,6 +54,8 @@ export interface ServiceContext extends StorageContext {
   /** Every repository, built once on this context. */
   db: Repositories;
   caches: Caches;
+  /** Fills stored delivery JSON in the background (services/delivery-backfill.ts). */
+  deliveryBackfill: DeliveryBackfill;
   bus: EventBus;
   workspaces: WorkspaceRepo;
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */
