@@ -16,7 +16,8 @@
  */
 import type { Sql } from "../storage/sql.js";
 import { fieldsFingerprint, keepsDeliveryJson } from "../storage/entry-deliveries.js";
-import type { ServiceContext } from "./context.js";
+import type { StorageContext } from "../storage/context.js";
+import type { Repositories } from "../storage/repositories.js";
 
 /** Entries looked at per statement when looking for missing bodies. */
 const SCAN = 1000;
@@ -44,7 +45,7 @@ export interface DeliveryBackfill {
  * The filler of a service. `sql` is the service's own handle, not the one that flushes the
  * tenant copy on each write (storage/version-push.ts): bodies are not tenant data.
  */
-export function createDeliveryBackfill(ctx: Pick<ServiceContext, "db" | "logger">, sql: Sql): DeliveryBackfill {
+export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageContext["logger"] }, sql: Sql): DeliveryBackfill {
   const deliveries = ctx.db.entryDeliveries;
   /** Collection id → whether a change of its fields asked for it (finished even when closing). */
   const queue = new Map<string, boolean>();
