@@ -43,28 +43,30 @@ export interface DeliveryBackfill {
 
 /**
  * The filler of a service. `sql` is the service's own handle, not the one that flushes the
- * tenant copy on each write (storage/version-push.ts): bodies are not tenant data.
+ * tenant copy on each write (storage/version-push.ts): bodies are not tenant data. `retryMs`: the
+ * delay before a failed pass runs again (tests shorten it).
  */
-export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageContext["logger"] }, sql: Sql): DeliveryBackfill {
+export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageContext["logger"] }, sql: Sql, retryMs = RETRY_MS): DeliveryBackfill {
   const deliveries = ctx.db.entryDeliveries;
   /** Collection id → whether a change of its fields asked for it (finished even when closing). */
   const queue = new Map<string, boolean>();
   let everything = false;
   let closing = false;
+  let closed = false;
   let running: Promise<void> | undefined;
   const retries = new Set<ReturnType<typeof setTimeout>>();
   const waiters: (() => void)[] = [];
 
   const retry = (what: string | undefined, changed: boolean, error: unknown) => {
     const name = what === undefined ? "the collections" : `collection ${what}`;
-    ctx.logger.warn(`Stored delivery JSON of ${name} could not be filled, retried in ${RETRY_MS / 1000} s (reads render those entries until then):`, (error as Error)?.message ?? error);
+    ctx.logger.warn(`Stored delivery JSON of ${name} could not be filled, retried in ${retryMs / 1000} s (reads render those entries until then):`, (error as Error)?.message ?? error);
     if (closing) return;
     const timer = setTimeout(() => {
       retries.delete(timer);
       if (what === undefined) everything = true;
       else queue.set(what, changed || (queue.get(what) ?? false));
       start();
-    }, RETRY_MS);
+    }, retryMs);
     timer.unref?.();
     retries.add(timer);
   };
@@ -134,6 +136,8 @@ export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageC
 
   return {
     fill(collectionId) {
+      // Storage may be closed already: the next start's pass covers what is asked now.
+      if (closed) return;
       if (collectionId === undefined) {
         if (closing) return;
         everything = true;
@@ -150,6 +154,7 @@ export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageC
       for (const timer of retries) clearTimeout(timer);
       retries.clear();
       while (running) await running;
+      closed = true;
     },
   };
 }

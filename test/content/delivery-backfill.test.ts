@@ -3,13 +3,15 @@
  * upgraded with entries that have no stored body gets every body filled after start; a field
  * rename on a collection of thousands of entries renders nothing inside its own transaction, and
  * the bodies follow in the background; reads before a fill completes are correct (rendered from
- * the row), and entry writes racing a fill never leave a body that differs from its entry.
+ * the row), and entry writes racing a fill never leave a body that differs from its entry. A
+ * failing pass is logged and retried, never thrown at anyone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, silentLogger, type TestServer } from "../helpers/server.js";
 import { drivers } from "../helpers/database.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { createService } from "../../src/service.js";
+import { createDeliveryBackfill } from "../../src/services/delivery-backfill.js";
 import { listEntries, updateEntry } from "../../src/services/entries.js";
 import { getCollection } from "../../src/services/collections.js";
 import { fieldsFingerprint, renderDelivery, type RawEntryRow } from "../../src/storage/entry-deliveries.js";
@@ -156,5 +158,30 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
     await t.svc.context.deliveryBackfill.idle();
     expect(await storedAndCurrent()).toBe(await published());
     expect(await read("limit=100&sort=-reads")).toBe(await general("limit=100&sort=-reads"));
+  }, 60_000);
+
+  it("logs a failed pass and retries it later", async () => {
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
+    const sql = t.svc.context.sql;
+    let failures = 2;
+    const failing: Sql = { ...sql, transaction: (fn) => (failures-- > 0 ? Promise.reject(new Error("database is busy")) : sql.transaction(fn)) };
+    const warnings: string[] = [];
+    const logger = { warn: (...args: unknown[]) => warnings.push(args.join(" ")) } as unknown as typeof t.svc.context.logger;
+    const filler = createDeliveryBackfill({ db: t.svc.context.db, logger }, failing, 20);
+    try {
+      filler.fill(posts.id);
+      await filler.idle();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`collection ${posts.id} could not be filled, retried in 0.02 s`);
+      expect(warnings[0]).toContain("database is busy");
+      expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries")).toBe(0);
+      await expect.poll(() => warnings.length).toBe(2);
+      await expect.poll(() => count("SELECT COUNT(*) AS n FROM entry_deliveries"), { timeout: 10_000 }).toBe(await published());
+      await filler.idle();
+      expect(await storedAndCurrent()).toBe(await published());
+    } finally {
+      await filler.close();
+    }
   }, 60_000);
 });
