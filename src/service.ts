@@ -23,6 +23,7 @@ import { startVersionPush } from "./storage/version-push.js";
 import { createMemorySharedState, type SharedState } from "./storage/shared-state.js";
 import { createEventBus } from "./services/bus.js";
 import { createCaches } from "./services/caches.js";
+import { createDeliveryBackfill } from "./services/delivery-backfill.js";
 import type { MailSender } from "./services/mail.js";
 import { createHttpApp } from "./http/app.js";
 import type { RequestLogger } from "./http/request-log.js";
@@ -198,7 +199,10 @@ export interface Service {
   handler: NodeHandler;
   /** Storage, bus and options, for advanced embedding and tests. */
   context: ServiceContext;
-  /** Graceful close: flushes debounced webhook deliveries, then closes storage. */
+  /**
+   * Graceful close: flushes debounced webhook deliveries, finishes the stored delivery JSON passes
+   * a change of fields asked for (services/delivery-backfill.ts), then closes storage.
+   */
   close(): Promise<void>;
 }
 
@@ -270,7 +274,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       mode,
       sql,
     });
-    const base: Omit<ServiceContext, "db" | "caches"> = {
+    const base: Omit<ServiceContext, "db" | "caches" | "deliveryBackfill"> = {
       webhooks,
       ...(webhooks.record && { outbox: webhooks as EventOutbox }),
       sql: local,
@@ -307,6 +311,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     const context = base as ServiceContext;
     context.db = createRepositories(context);
     context.caches = createCaches(context);
+    context.deliveryBackfill = createDeliveryBackfill(context, sql);
+    cleanup.push(() => context.deliveryBackfill.close());
     if (options.insecureFastPasswordHashing) logger.warn("insecureFastPasswordHashing is on: new password hashes are below OWASP's minimum (tests only)");
     if (options.bootstrap) {
       await bootstrapWorkspace(context, options.bootstrap).catch((error: unknown) => {
@@ -315,6 +321,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     }
     // Deliveries follow the events of committed writes (spec 6); a persisting dispatcher took them in the write (record).
     const unsubscribe = context.bus.on((event) => context.webhooks.emit(event));
+    // Bodies missing after an upgrade (or a change no pass finished) are filled in the background.
+    context.deliveryBackfill.fill();
     const app = createHttpApp(context, undefined, options.requestLog);
     let closed: Promise<void> | undefined;
     return {
@@ -327,6 +335,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
           unsubscribe();
           // spec 6.6: graceful shutdown flushes debounced deliveries (best effort).
           await context.webhooks.close();
+          await context.deliveryBackfill.close();
           await push?.close();
           await shared.close();
           if (ownsSql) await sql.close();

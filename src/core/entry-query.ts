@@ -99,7 +99,7 @@ type Definition = Pick<CollectionDefinition, "name" | "fields">;
  * `filter[field]` and `filter[field][op]` are the pattern properties. Parsing is
  * parseEntryListQuery's, which also checks names against the collection.
  */
-const shapeParams = {
+const selectionParams = {
   fields: z.string().optional().describe("Comma-separated user fields to return; system fields always come."),
   expand: z.string().optional().describe("Comma-separated relation/relations fields whose ids become the related entries (one level)."),
 };
@@ -110,7 +110,7 @@ export const entryListParams = z
     offset: z.string().optional().describe(`Entries to skip (0-${MAX_OFFSET}, default 0). Not with after.`),
     after: z.string().optional().describe("Opaque cursor from a previous page's meta.next: the page starts after it (keyset). Not with offset."),
     sort: z.string().optional().describe(`Up to ${MAX_SORT_KEYS} comma-separated keys, field or -field (descending): user fields (not json/relations), id, _created_at, _updated_at, _published_at. Default -_created_at; ties by id.`),
-    ...shapeParams,
+    ...selectionParams,
     status: z.enum(ENTRY_STATUSES).optional().describe("Dashboard and MCP only: draft or published."),
   })
   .catchall(
@@ -123,7 +123,7 @@ export const entryListParams = z
 export const deliveryListParams = entryListParams.omit({ status: true });
 
 /** The parameters of a single-entry read (`GET …/{id}`, get_item): the list's `fields` and `expand`, nothing else. */
-export const entryReadParams = z.strictObject(shapeParams);
+export const entryReadParams = z.strictObject(selectionParams);
 
 const READ_KNOWN = ["fields", "expand"];
 const KNOWN = ["limit", "offset", "after", "sort", ...READ_KNOWN];
@@ -170,7 +170,7 @@ export function parseEntryListQuery(def: Definition, params: URLSearchParams, op
   const rawAfter = single(params, "after");
   if (rawAfter && params.has("offset")) throw badRequest("after: a cursor and an offset cannot be combined; page with one or the other", { parameter: "after" });
   const after = rawAfter ? decodeCursor(sort, rawAfter) : undefined;
-  const { fields, expand } = parseShape(def, params);
+  const { fields, expand } = parseSelection(def, params);
   let status: EntryStatus | undefined;
   const s = options.allowStatus ? single(params, "status") : undefined;
   if (s) {
@@ -180,7 +180,7 @@ export function parseEntryListQuery(def: Definition, params: URLSearchParams, op
   return { limit, offset, sort, filters, status, after, fields, expand };
 }
 
-/** What a single-entry read returns: the user fields to keep and the relations to expand. */
+/** What a single-entry read returns, its selection: the user fields to keep and the relations to expand. */
 export type EntryReadQuery = Pick<EntryListQuery, "fields" | "expand">;
 
 /**
@@ -192,10 +192,11 @@ export type EntryReadQuery = Pick<EntryListQuery, "fields" | "expand">;
  */
 export function parseEntryReadQuery(def: Definition, params: URLSearchParams): EntryReadQuery {
   refuseUnknown(params, READ_KNOWN, false, "a single entry");
-  return parseShape(def, params);
+  return parseSelection(def, params);
 }
 
-function parseShape(def: Definition, params: URLSearchParams): EntryReadQuery {
+/** The selection of a read: `fields` (the user fields kept) and `expand` (the relations replaced by their entries). */
+function parseSelection(def: Definition, params: URLSearchParams): EntryReadQuery {
   return { fields: parseFields(def, single(params, "fields")), expand: parseExpand(def, single(params, "expand")) };
 }
 

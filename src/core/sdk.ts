@@ -215,7 +215,7 @@ export function createClient(options: ClientOptions) {
     if (!res.ok) throw new DeliveryError(res.status, body);
     return body as R;
   }
-  function withShape(params: URLSearchParams, query: { fields?: string[]; expand?: string[] }): string {
+  function withSelection(params: URLSearchParams, query: { fields?: string[]; expand?: string[] }): string {
     if (query.fields) params.set("fields", query.fields.join(","));
     if (query.expand) params.set("expand", query.expand.join(","));
     const qs = params.toString();
@@ -241,7 +241,7 @@ export function createClient(options: ClientOptions) {
           if (v !== undefined) params.append("filter[" + field + "][" + op + "]", Array.isArray(v) ? v.join(",") : String(v));
         }
       }
-      return request("/api/v1/" + encodeURIComponent(collection) + withShape(params, query));
+      return request("/api/v1/" + encodeURIComponent(collection) + withSelection(params, query));
     },
     /** Every entry matching the query, page after page by cursor. */
     async *each<C extends CollectionName, F extends UserField<Collections[C]> = UserField<Collections[C]>, E extends ExpandField<C> = never>(
@@ -261,7 +261,7 @@ export function createClient(options: ClientOptions) {
       id: string,
       query: GetQuery<C, F, E> = {},
     ): Promise<Item<C, NoInferred<F>, NoInferred<E>>> {
-      const path = "/api/v1/" + encodeURIComponent(collection) + "/" + encodeURIComponent(id) + withShape(new URLSearchParams(), query);
+      const path = "/api/v1/" + encodeURIComponent(collection) + "/" + encodeURIComponent(id) + withSelection(new URLSearchParams(), query);
       const body = await request<{ data: Item<C, NoInferred<F>, NoInferred<E>> }>(path);
       return body.data;
     },

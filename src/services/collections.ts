@@ -122,7 +122,8 @@ async function changeDefinition(
   build: (before: StoredCollection) => { definition: CollectionDefinition; renamed?: { from: string; to: string } },
 ): Promise<FieldChangeResult> {
   const entries = ctx.db.entries;
-  return ctx.sql.transaction(async (tx) => {
+  let refill = false;
+  const result = await ctx.sql.transaction(async (tx) => {
     const before = await getCollection(ctx, workspaceId, name, tx, "update");
     const { definition: def, renamed } = build(before);
     if (opensCollection(before, def)) assertMayOpen(actor);
@@ -143,10 +144,14 @@ async function changeDefinition(
     for (const f of plan.removed) await entries.dropField(before.id, f.name, f.type === "relations", tx);
     const after: StoredCollection = { ...before, ...def, updated_at: new Date(ctx.now()).toISOString() };
     await ctx.db.collections.update(after, tx);
-    // Stored delivery JSON follows the fields (names, types, order), so lists never render on read.
-    if (fieldsFingerprint(after) !== fieldsFingerprint(before)) await ctx.db.entryDeliveries.writeCollection(after, tx);
+    refill = fieldsFingerprint(after) !== fieldsFingerprint(before);
     return { collection: after, values };
   });
+  // Stored delivery JSON follows the fields (names, types, order): the old bodies are unused from
+  // the commit on (reads render), and new ones are filled in the background, not in this
+  // transaction, which would hold the write lock for as long as rendering every entry takes.
+  if (refill) ctx.deliveryBackfill.fill(result.collection.id);
+  return result;
 }
 
 /** 409 for a removal that would drop stored values without confirmation; `values`: how many. */

@@ -16,6 +16,7 @@ import type { EventBus } from "./bus.js";
 import type { MailSender } from "./mail.js";
 import type { Dispatcher, EventOutbox } from "../webhooks/types.js";
 import type { DeliveryCache } from "./delivery-cache.js";
+import type { DeliveryBackfill } from "./delivery-backfill.js";
 
 /** A workspace as `ServiceContext.workspaces` returns it. */
 export type { Workspace };
@@ -52,6 +53,8 @@ export interface ServiceContext extends StorageContext {
   /** Every repository, built once on this context. */
   db: Repositories;
   caches: Caches;
+  /** Fills stored delivery JSON in the background (services/delivery-backfill.ts). */
+  deliveryBackfill: DeliveryBackfill;
   bus: EventBus;
   workspaces: WorkspaceRepo;
   /** Webhook delivery (spec 6): fed from the bus, also used for test deliveries. */

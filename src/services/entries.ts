@@ -131,8 +131,8 @@ export interface ReadOptions {
 }
 
 /**
- * One entry shaped by `fields` and `expand` (the query string, or the query parsed already by
- * core/entry-query.ts parseEntryReadQuery), as a list shapes its entries: the same projection,
+ * One entry with the selection `fields` and `expand` (the query string, or the query parsed
+ * already by core/entry-query.ts parseEntryReadQuery), as a list selects its entries: the same projection,
  * the same expansion (no drafts with `publishedOnly`), the same `checkExpand`, which runs before
  * the entry is read. 404 like getEntry.
  *

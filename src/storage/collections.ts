@@ -74,6 +74,18 @@ export function createCollectionRepo(ctx: StorageContext) {
       return row && toCollection(row);
     },
 
+    /** By id, in any workspace; `share` takes a row lock on PostgreSQL, as byName's does. */
+    async byId(id: string, db: Sql = ctx.sql, lock?: "share"): Promise<StoredCollection | undefined> {
+      const suffix = lock && db.dialect === "postgresql" ? " FOR SHARE" : "";
+      const row = await db.get<Row>(`SELECT ${COLUMNS} FROM collections WHERE id = ?${suffix}`, [id]);
+      return row && toCollection(row);
+    },
+
+    /** The ids of every collection of every workspace. */
+    async allIds(db: Sql = ctx.sql): Promise<string[]> {
+      return (await db.all<{ id: string }>("SELECT id FROM collections ORDER BY id")).map((r) => r.id);
+    },
+
     async insert(c: StoredCollection, db: Sql = ctx.sql): Promise<void> {
       await db.run(
         "INSERT INTO collections (id, workspace_id, name, fields, access, rule_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -1,12 +1,12 @@
 /**
- * Stored delivery JSON of published entries (migrations 013 and 015): a page of a delivery list
- * is the page's ids and each entry's rendered body, joined. Bodies are written only by writes, in
- * the writing transaction — an entry's when it is created or updated while published, a whole
- * collection's when its fields change — never by a read. Any change to an entry row drops its body
- * in the changing statement (trigger), and a body is used only under the fields fingerprint it was
- * rendered for, so a stored body read under the current definition is always the entry's current
- * JSON. An entry without one (unpublished, or not written since bodies were kept this way) is
- * rendered from its row by the read and not stored.
+ * Stored delivery JSON of published entries (migrations 013, 015 and 018): a page of a delivery
+ * list is the page's ids and each entry's rendered body, joined. Bodies are written by entry writes
+ * in the writing transaction (an entry's when it is created or updated while published) and by the
+ * background filler (services/delivery-backfill.ts: entries with none under the current fields,
+ * after an upgrade or a change of the fields), never by a read. Any change to an entry row drops
+ * its body in the changing statement (trigger), and a body is used only under the fields
+ * fingerprint it was rendered for, so a stored body read under the current definition is always
+ * the entry's current JSON. An entry without one is rendered from its row by the read and not stored.
  */
 import { createHash } from "node:crypto";
 import type { EntryListQuery } from "../core/entry-query.js";
@@ -28,8 +28,6 @@ export interface RawEntryRow {
 }
 
 const RAW_COLUMNS = "id, data, published_at, created_by, created_at, updated_at";
-/** Published entries a field change renders per statement. */
-const RENDER_BATCH = 500;
 
 // Definitions are cached per content version (services/delivery-cache.ts), so most lookups hit here.
 const fingerprints = new WeakMap<Pick<StoredCollection, "fields">, string>();
@@ -60,10 +58,10 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
   const put = (db: Sql, id: string, fingerprint: string, body: string) =>
     db.run(
       db.dialect === "postgresql"
-        ? `INSERT INTO entry_deliveries (entry_id, shape, body) VALUES (?, ?, ?)
-           ON CONFLICT (entry_id) DO UPDATE SET shape = excluded.shape, body = excluded.body`
+        ? `INSERT INTO entry_deliveries (entry_id, fields_fingerprint, body) VALUES (?, ?, ?)
+           ON CONFLICT (entry_id) DO UPDATE SET fields_fingerprint = excluded.fields_fingerprint, body = excluded.body`
         : // REPLACE also drops a row left under this rowid or this id by a VACUUM's renumbering.
-          `INSERT OR REPLACE INTO entry_deliveries (entry_rowid, entry_id, shape, body) SELECT rowid, id, ?, ? FROM entries WHERE id = ?`,
+          `INSERT OR REPLACE INTO entry_deliveries (entry_rowid, entry_id, fields_fingerprint, body) SELECT rowid, id, ?, ? FROM entries WHERE id = ?`,
       db.dialect === "postgresql" ? [id, fingerprint, body] : [fingerprint, body, id],
     );
 
@@ -76,13 +74,13 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
       const q = buildListQuery(db.dialect, collectionId, query, true);
       // SQLite joins by the rowid the covering index already holds (migration 015); the entry id
       // must match too, since VACUUM may renumber rowids.
-      const join = db.dialect === "sqlite" ? "entry_rowid = entries.rowid AND entry_id = entries.id" : "entry_id = entries.id";
+      const join = joinOn(db);
       const [rows, count] = await Promise.all([
         query.limit === 0
           ? Promise.resolve([])
           : db.all<{ id: string; body: string | null }>(
               // Unqualified names in the list SQL are entries' columns: entry_deliveries shares none.
-              `SELECT id, body FROM entries LEFT JOIN entry_deliveries ON ${join} AND shape = ? ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
+              `SELECT id, body FROM entries LEFT JOIN entry_deliveries ON ${join} AND fields_fingerprint = ? ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
               [fingerprint, ...q.params, ...q.keysetParams, ...q.orderParams, query.limit + 1, query.offset],
             ),
         countOf(db, collectionId, query, true, q, totals),
@@ -112,21 +110,43 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
     },
 
     /**
-     * In the transaction that changed `collection`'s fields: renders every published entry under
-     * the new definition, so lists keep reading stored bodies (the old ones no longer match).
+     * Of the published entries of `collectionId` with ids after `after` (at most `scan` of them, in
+     * id order), those with no body stored under `fingerprint`; `last` is the last id looked at
+     * (undefined when none was left). Bounded, so one statement never walks a whole large collection.
      */
-    async writeCollection(collection: StoredCollection, tx: Sql): Promise<void> {
-      if (!keepsDeliveryJson(collection)) return;
+    async missing(collectionId: string, fingerprint: string, after: string, scan: number, db: Sql = ctx.sql) {
+      const rows = await db.all<{ id: string; stored: string | null }>(
+        `SELECT entries.id AS id, entry_deliveries.entry_id AS stored FROM entries LEFT JOIN entry_deliveries ON ${joinOn(db)} AND fields_fingerprint = ?
+         WHERE collection_id = ? AND status = 'published' AND entries.id > ? ORDER BY entries.id LIMIT ?`,
+        [fingerprint, collectionId, after, scan],
+      );
+      return { ids: rows.filter((r) => r.stored === null).map((r) => r.id), last: rows[rows.length - 1]?.id };
+    },
+
+    /**
+     * In a transaction of its own: stores the body of each entry of `ids` that is still published
+     * and still has none under `collection`'s fields, rendered from the row as this transaction reads
+     * it. A change to a row after that read drops the body again (trigger); on PostgreSQL the rows
+     * are share-locked until commit, and a row another transaction is writing is skipped (that write
+     * stores its own body), so the filler never waits on a writer nor deadlocks with one. Returns
+     * how many bodies were stored.
+     */
+    async fill(collection: StoredCollection, ids: string[], tx: Sql): Promise<number> {
+      if (ids.length === 0 || !keepsDeliveryJson(collection)) return 0;
       const fingerprint = fieldsFingerprint(collection);
-      for (let after = ""; ; ) {
-        const batch = await tx.all<RawEntryRow>(
-          `SELECT ${RAW_COLUMNS} FROM entries WHERE collection_id = ? AND status = 'published' AND id > ? ORDER BY id LIMIT ?`,
-          [collection.id, after, RENDER_BATCH],
-        );
-        for (const row of batch) await put(tx, row.id, fingerprint, renderDelivery(collection, row));
-        if (batch.length < RENDER_BATCH) return;
-        after = batch[batch.length - 1]!.id;
-      }
+      const lock = tx.dialect === "postgresql" ? " FOR SHARE OF entries SKIP LOCKED" : "";
+      const rows = await tx.all<RawEntryRow>(
+        `SELECT ${RAW_COLUMNS.split(", ").map((c) => `entries.${c}`).join(", ")} FROM entries LEFT JOIN entry_deliveries ON ${joinOn(tx)} AND fields_fingerprint = ?
+         WHERE collection_id = ? AND entries.id IN (${ids.map(() => "?").join(", ")}) AND status = 'published' AND entry_deliveries.entry_id IS NULL${lock}`,
+        [fingerprint, collection.id, ...ids],
+      );
+      for (const row of rows) await put(tx, row.id, fingerprint, renderDelivery(collection, row));
+      return rows.length;
     },
   };
+}
+
+/** The join of an entry to its stored body: by rowid too on SQLite (migration 015), which VACUUM may renumber. */
+function joinOn(db: Sql): string {
+  return db.dialect === "sqlite" ? "entry_rowid = entries.rowid AND entry_id = entries.id" : "entry_id = entries.id";
 }

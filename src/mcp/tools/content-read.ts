@@ -16,7 +16,7 @@ export const collectionArg = z.string().min(1).describe("Collection name, as ret
 /** One filter value of list_items. */
 const filterScalar = z.union([z.string(), z.number(), z.boolean()]);
 /** The `fields` and `expand` arguments list_items and get_item share. */
-const shapeArgs = {
+const selectionArgs = {
   fields: z.array(z.string()).optional().describe("Only these user fields in each item (system fields always come)."),
   expand: z
     .array(z.string())
@@ -71,7 +71,7 @@ export const contentReadTools = [
           "Sort keys, most significant first, as a list or comma-separated: a field name, or id, _created_at, _updated_at, _published_at; " +
             "prefix with - for descending (default -_created_at). Ties are broken by id.",
         ),
-      ...shapeArgs,
+      ...selectionArgs,
       filter: z
         .record(z.string(), z.union([filterScalar, z.partialRecord(z.enum(FILTER_OPS), z.union([filterScalar, z.array(filterScalar).max(MAX_IN_VALUES)]))]))
         .optional()
@@ -90,7 +90,7 @@ export const contentReadTools = [
       if (offset !== undefined) params.set("offset", String(offset));
       if (after !== undefined) params.set("after", after);
       if (sort !== undefined) params.set("sort", [sort].flat().join(","));
-      setShape(params, fields, expand);
+      setSelection(params, fields, expand);
       for (const [field, value] of Object.entries(filter ?? {})) {
         if (typeof value !== "object") params.append(`filter[${field}]`, String(value));
         else for (const [op, v] of Object.entries(value)) if (v !== undefined) params.append(`filter[${field}][${op}]`, [v].flat().join(","));
@@ -106,18 +106,18 @@ export const contentReadTools = [
     description:
       "Returns one entry of a collection by id, whether draft or published, with all its fields and system fields; " +
       "fields and expand as in list_items.",
-    input: z.strictObject({ collection: collectionArg, id: itemIdArg, ...shapeArgs }),
+    input: z.strictObject({ collection: collectionArg, id: itemIdArg, ...selectionArgs }),
     annotations: { title: "Get an item", readOnlyHint: true, openWorldHint: false },
     async run({ collection, id, fields, expand }, ctx) {
       const params = new URLSearchParams();
-      setShape(params, fields, expand);
+      setSelection(params, fields, expand);
       return readEntry(ctx.service, await getCollection(ctx.service, ctx.workspaceId, collection), id, params, { publishedOnly: false });
     },
   }),
 ];
 
 /** fields and expand as query parameters, for the parser every surface shares. */
-function setShape(params: URLSearchParams, fields: string[] | undefined, expand: string[] | undefined): void {
+function setSelection(params: URLSearchParams, fields: string[] | undefined, expand: string[] | undefined): void {
   if (fields) params.set("fields", fields.join(","));
   if (expand) params.set("expand", expand.join(","));
 }

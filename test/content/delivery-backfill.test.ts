@@ -1,0 +1,187 @@
+/**
+ * The background filler of stored delivery JSON (services/delivery-backfill.ts): a database
+ * upgraded with entries that have no stored body gets every body filled after start; a field
+ * rename on a collection of thousands of entries renders nothing inside its own transaction, and
+ * the bodies follow in the background; reads before a fill completes are correct (rendered from
+ * the row), and entry writes racing a fill never leave a body that differs from its entry. A
+ * failing pass is logged and retried, never thrown at anyone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, silentLogger, type TestServer } from "../helpers/server.js";
+import { drivers } from "../helpers/database.js";
+import { dashboardToken } from "../helpers/sessions.js";
+import { createService } from "../../src/service.js";
+import { createDeliveryBackfill } from "../../src/services/delivery-backfill.js";
+import { listEntries, updateEntry } from "../../src/services/entries.js";
+import { getCollection } from "../../src/services/collections.js";
+import { fieldsFingerprint, renderDelivery, type RawEntryRow } from "../../src/storage/entry-deliveries.js";
+import { newRowId } from "../../src/storage/ids.js";
+import type { Sql } from "../../src/storage/sql.js";
+
+const ENTRIES = 3000;
+
+describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
+  let t: TestServer;
+  let owner: string;
+  let wsId: string;
+  let spelled = 0;
+
+  /** The list read with `query`, its parameter names spelled anew each time so the response cache never answers. */
+  const read = async (query = "limit=50&sort=-title") => {
+    const n = ++spelled;
+    const spell = (key: string) => [...key].map((c, i) => ((n >> i % 12) & 1 ? `%${c.charCodeAt(0).toString(16)}` : c)).join("");
+    const q = query.split("&").map((part) => spell(part.slice(0, part.indexOf("="))) + part.slice(part.indexOf("="))).join("&");
+    const res = await t.request(`/api/v1/posts?${q}`);
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  const general = async (query = "limit=50&sort=-title") => {
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    return JSON.stringify(await listEntries(t.svc.context, posts, new URLSearchParams(query), { publishedOnly: true }));
+  };
+  const count = async (sql: string, params: string[] = []) => Number((await t.svc.context.sql.get<{ n: number }>(sql, params))!.n);
+  const published = () => count("SELECT COUNT(*) AS n FROM entries WHERE status = 'published'");
+  /**
+   * Every stored body under the current fields is exactly what its entry's row renders to, and no
+   * unpublished entry has one. Returns how many there are.
+   */
+  const storedAndCurrent = async () => {
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    const rows = await t.svc.context.sql.all<RawEntryRow & { body: string }>(
+      `SELECT e.id, e.data, e.published_at, e.created_by, e.created_at, e.updated_at, d.body FROM entry_deliveries d JOIN entries e ON e.id = d.entry_id
+       WHERE e.status = 'published' AND d.fields_fingerprint = ?`,
+      [fieldsFingerprint(posts)],
+    );
+    for (const row of rows) expect(row.body).toBe(renderDelivery(posts, row));
+    expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries d JOIN entries e ON e.id = d.entry_id WHERE e.status <> 'published'")).toBe(0);
+    return rows.length;
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer(driver);
+    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = await dashboardToken(t.svc.context, wsId, "owner");
+    const fields = [
+      { name: "title", type: "string" },
+      { name: "views", type: "number" },
+      { name: "meta", type: "json" },
+    ];
+    expect((await t.request("/api/dashboard/collections", { method: "POST", token: owner, json: { name: "posts", access: "public", fields } })).status).toBe(201);
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    // Entries as an earlier version left them: rows only, no stored body (one in ten a draft).
+    const now = new Date().toISOString();
+    for (let i = 0; i < ENTRIES; i += 500) {
+      const rows = Array.from({ length: Math.min(500, ENTRIES - i) }, (_, j) => {
+        const n = i + j;
+        const status = n % 10 === 0 ? "draft" : "published";
+        return [newRowId(), wsId, posts.id, status, JSON.stringify({ title: `post ${n}`, views: n % 97, meta: { n, tags: ["ü", "x"] } }), status === "published" ? now : null, "u1", now, now];
+      });
+      await t.svc.context.sql.run(
+        `INSERT INTO entries (id, workspace_id, collection_id, status, data, published_at, created_by, created_at, updated_at) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+        rows.flat(),
+      );
+    }
+    await t.svc.context.deliveryBackfill.idle();
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it("fills every missing body of an upgraded database after start; reads before are rendered from the rows", async () => {
+    expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries")).toBe(0);
+    expect(await read()).toBe(await general());
+    // Still none: a read never stores one, nor asks the filler for one.
+    await t.svc.context.deliveryBackfill.idle();
+    expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries")).toBe(0);
+
+    // A service started on this database (an upgrade's first start) fills them in the background.
+    const next = await createService({ dataDir: t.db.dataDir, database: t.db.url, blobs: "memory:", secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
+    try {
+      await next.context.deliveryBackfill.idle();
+    } finally {
+      await next.close();
+    }
+    expect(await storedAndCurrent()).toBe(await published());
+    expect(await read()).toBe(await general());
+  }, 60_000);
+
+  it("renames a field without rendering any entry in the change's transaction; the bodies follow, reads correct meanwhile", async () => {
+    expect(await storedAndCurrent()).toBe(await published());
+    // Every statement of every transaction through the service's handle, per transaction.
+    const sql: Sql = t.svc.context.sql;
+    const transaction = sql.transaction;
+    const transactions: string[][] = [];
+    sql.transaction = <T>(fn: (tx: Sql) => Promise<T>) =>
+      transaction.call(sql, (tx: Sql) => {
+        const seen: string[] = [];
+        transactions.push(seen);
+        const spy: Sql = {
+          ...tx,
+          all: (s, p) => (seen.push(s), tx.all(s, p)),
+          get: (s, p) => (seen.push(s), tx.get(s, p)),
+          run: (s, p) => (seen.push(s), tx.run(s, p)),
+          exec: (s) => (seen.push(s), tx.exec(s)),
+          transaction: (inner) => inner(spy),
+        };
+        return fn(spy);
+      }) as Promise<T>;
+    try {
+      const res = await t.request("/api/dashboard/collections/posts", { method: "PATCH", token: owner, json: { rename: { from: "views", to: "reads" } } });
+      expect(res.status).toBe(200);
+    } finally {
+      sql.transaction = transaction;
+    }
+    const change = transactions.filter((statements) => statements.some((s) => /^\s*UPDATE collections\b/i.test(s)));
+    expect(change).toHaveLength(1);
+    expect(change[0]!.filter((s) => /entry_deliveries/i.test(s))).toEqual([]);
+
+    // Right after the change, whatever the filler has done yet: the renamed field, byte for byte.
+    const items = JSON.parse(await read()).data as Record<string, unknown>[];
+    expect(items.every((e) => "reads" in e && !("views" in e))).toBe(true);
+    expect(await read("limit=50&sort=reads")).toBe(await general("limit=50&sort=reads"));
+
+    await t.svc.context.deliveryBackfill.idle();
+    expect(await storedAndCurrent()).toBe(await published());
+    expect(await read("limit=50&sort=-reads")).toBe(await general("limit=50&sort=-reads"));
+  }, 60_000);
+
+  it("never keeps a body older than its entry when entry writes race a fill", async () => {
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    const ids = (await t.svc.context.sql.all<{ id: string }>("SELECT id FROM entries WHERE status = 'published' ORDER BY id LIMIT 60")).map((r) => r.id);
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
+    t.svc.context.deliveryBackfill.fill(posts.id);
+    // Updates, unpublishes and republishes spread over the fill's batches.
+    for (const [i, id] of ids.entries()) {
+      const change = i % 3 === 0 ? { title: `changed ${i}` } : i % 3 === 1 ? { _status: "draft" } : { reads: 1000 + i };
+      await updateEntry(t.svc.context, wsId, "posts", id, change);
+      if (i % 3 === 1) await updateEntry(t.svc.context, wsId, "posts", id, { _status: "published", title: `back ${i}` });
+      await new Promise((r) => setImmediate(r));
+    }
+    await t.svc.context.deliveryBackfill.idle();
+    expect(await storedAndCurrent()).toBe(await published());
+    expect(await read("limit=100&sort=-reads")).toBe(await general("limit=100&sort=-reads"));
+  }, 60_000);
+
+  it("logs a failed pass and retries it later", async () => {
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
+    const sql = t.svc.context.sql;
+    let failures = 2;
+    const failing: Sql = { ...sql, transaction: (fn) => (failures-- > 0 ? Promise.reject(new Error("database is busy")) : sql.transaction(fn)) };
+    const warnings: string[] = [];
+    const logger = { warn: (...args: unknown[]) => warnings.push(args.join(" ")) } as unknown as typeof t.svc.context.logger;
+    const filler = createDeliveryBackfill({ db: t.svc.context.db, logger }, failing, 20);
+    try {
+      filler.fill(posts.id);
+      await filler.idle();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`collection ${posts.id} could not be filled, retried in 0.02 s`);
+      expect(warnings[0]).toContain("database is busy");
+      expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries")).toBe(0);
+      await expect.poll(() => warnings.length).toBe(2);
+      await expect.poll(() => count("SELECT COUNT(*) AS n FROM entry_deliveries"), { timeout: 10_000 }).toBe(await published());
+      await filler.idle();
+      expect(await storedAndCurrent()).toBe(await published());
+    } finally {
+      await filler.close();
+    }
+  }, 60_000);
+});
