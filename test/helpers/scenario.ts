@@ -51,7 +51,7 @@ export interface Result<T = any> {
   readonly text: string;
   /** Fails with the method, path and response text unless the status is `status`. */
   expectStatus(status: number): this;
-  /** Fails unless the body matches `fragment` (toMatchObject: extra keys allowed, arrays exact). */
+  /** Fails unless the body is JSON matching `fragment` (toMatchObject: extra keys allowed, arrays exact). */
   expectBody(fragment: object): this;
 }
 
@@ -177,6 +177,8 @@ class ScenarioResult implements Result {
   }
 
   expectBody(fragment: object): this {
+    // toMatchObject lets an empty fragment match anything, even no body at all.
+    expect(this.body, `${this.#method} ${this.#path}: no JSON object in ${JSON.stringify(this.#text)}`).toBeInstanceOf(Object);
     expect(this.body, `${this.#method} ${this.#path}`).toMatchObject(fragment);
     return this;
   }
