@@ -20,7 +20,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
   /** A visitor of the demo workspace's host. */
   let site: Caller;
   /** The owner, signed in through the API. */
-  const owner = async () => callerAt(`http://127.0.0.1:${d.port}`, (await site.post("/api/dashboard/login", d.owner)).expectStatus(200).body.access_token);
+  const ownerCaller = async () => callerAt(`http://127.0.0.1:${d.port}`, (await site.post("/api/dashboard/login", d.owner)).expectStatus(200).body.access_token);
 
   beforeAll(async () => {
     d = await startDashboard();
@@ -48,10 +48,10 @@ describeBrowser("dashboard in Chromium: screens", () => {
   });
 
   it("entries: the editor writes every field type with its own input (relation and media pickers)", async () => {
-    const api = await owner();
-    (await api.post("/api/dashboard/collections", { name: "tags", fields: [{ name: "label", type: "string" }] })).expectStatus(201);
-    const tag = (await api.post("/api/dashboard/collections/tags/entries", { label: "news" })).expectStatus(201).body;
-    (await api.post("/api/dashboard/collections/tags/entries", { label: "howto" })).expectStatus(201);
+    const owner = await ownerCaller();
+    (await owner.post("/api/dashboard/collections", { name: "tags", fields: [{ name: "label", type: "string" }] })).expectStatus(201);
+    const tag = (await owner.post("/api/dashboard/collections/tags/entries", { label: "news" })).expectStatus(201).body;
+    (await owner.post("/api/dashboard/collections/tags/entries", { label: "howto" })).expectStatus(201);
     const fields = [
       { name: "title", type: "string" },
       { name: "body", type: "text" },
@@ -63,7 +63,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
       { name: "main", type: "relation", collection: "tags" },
       { name: "tags", type: "relations", collection: "tags" },
     ];
-    (await api.post("/api/dashboard/collections", { name: "kinds", fields })).expectStatus(201);
+    (await owner.post("/api/dashboard/collections", { name: "kinds", fields })).expectStatus(201);
 
     await page.goto(`${d.url}collections/kinds/new`);
     await page.getByLabel(/^title/).fill("All kinds");
@@ -85,8 +85,8 @@ describeBrowser("dashboard in Chromium: screens", () => {
 
     await page.waitForURL(/\/collections\/kinds\/[0-9a-f-]{36}$/);
     const id = page.url().split("/").pop()!;
-    const entry = (await api.get(`/api/dashboard/collections/kinds/entries/${id}`)).expectStatus(200).body;
-    const media = (await api.get("/api/dashboard/media")).expectStatus(200).body;
+    const entry = (await owner.get(`/api/dashboard/collections/kinds/entries/${id}`)).expectStatus(200).body;
+    const media = (await owner.get("/api/dashboard/media")).expectStatus(200).body;
     const pixel = media.data.find((m: { filename: string }) => m.filename === "pixel.png");
     expect(entry).toMatchObject({
       title: "All kinds",
@@ -174,7 +174,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
     const alert = page.getByRole("alert");
     await expect.poll(() => alert.textContent()).toMatch(/^Self sign-up needs a mail transport.*--smtp-url.*--dev-mail/);
     await screenshot(page, "identity-settings-no-mail");
-    (await (await owner()).get("/api/dashboard/identity")).expectStatus(200).expectBody({ self_signup: false });
+    (await (await ownerCaller()).get("/api/dashboard/identity")).expectStatus(200).expectBody({ self_signup: false });
   });
 
   it("site: uploads archives with progress, marks the live deploy, rolls back", async () => {
