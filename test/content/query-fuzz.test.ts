@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type ServerScenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import { callTool, connectClient, MCP_HOST } from "../mcp/helpers.js";
@@ -58,16 +58,16 @@ const CASES = [
 ];
 
 describe.each(drivers)("malformed list queries on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let owner: string;
   let key: string;
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", MCP_HOST] });
-    owner = (await createTestSession(t.svc.context, ws.id)).token;
-    key = (await createTestKey(t.svc.context, ws.id, ["entries:read"])).token;
-    const post = async (path: string, json: unknown) => expect((await t.request(path, { method: "POST", json, token: owner })).status).toBe(201);
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost", MCP_HOST] });
+    owner = (await createTestSession(s.svc.context, ws.id)).token;
+    key = (await createTestKey(s.svc.context, ws.id, ["entries:read"])).token;
+    const post = async (path: string, json: unknown) => (await s.as(owner).post(path, json)).expectStatus(201);
     await post("/api/dashboard/collections", { name: "people", access: "public", fields: [{ name: "name", type: "string" }] });
     await post("/api/dashboard/collections", {
       name: "posts",
@@ -85,20 +85,19 @@ describe.each(drivers)("malformed list queries on %s", (driver) => {
     });
     for (let i = 0; i < 3; i++) await post("/api/dashboard/collections/posts/entries", { title: `t${i}`, body: "b", views: i, _status: "published" });
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it(`${CASES.length} random and edge query strings: no 5xx on the delivery or dashboard list; every 400 is JSON naming the parameter`, async () => {
     const failures: string[] = [];
     for (const query of CASES) {
       for (const [path, token] of [["/api/v1/posts", undefined], ["/api/dashboard/collections/posts/entries", owner]] as const) {
-        const res = await t.request(`${path}?${query}`, { token });
-        const text = await res.text();
-        if (res.status >= 500) failures.push(`${res.status} ${path}?${query}: ${text.slice(0, 200)}`);
+        const res = await s.as(token).get(`${path}?${query}`);
+        if (res.status >= 500) failures.push(`${res.status} ${path}?${query}: ${res.text.slice(0, 200)}`);
         if (res.status !== 400) continue;
-        const body = JSON.parse(text) as Json;
-        const quoted = JSON.stringify(body.parameter ?? "").slice(0, 30);
-        if (typeof body.parameter !== "string" || !(body.error.startsWith(`${body.parameter}: `) || body.error.startsWith(quoted))) {
-          failures.push(`400 not naming its parameter for ${path}?${query}: ${text.slice(0, 200)}`);
+        const body = res.body as Json; // undefined when the 400 is not JSON: a failure below
+        const quoted = JSON.stringify(body?.parameter ?? "").slice(0, 30);
+        if (typeof body?.parameter !== "string" || !(body.error.startsWith(`${body.parameter}: `) || body.error.startsWith(quoted))) {
+          failures.push(`400 not naming its parameter for ${path}?${query}: ${res.text.slice(0, 200)}`);
         }
       }
     }
@@ -113,14 +112,12 @@ describe.each(drivers)("malformed list queries on %s", (driver) => {
     ["filter[title][in]=a,", "filter[title][in]"],
   ])("%s is a 400 naming %s on both lists", async (query, parameter) => {
     for (const [path, token] of [["/api/v1/posts", undefined], ["/api/dashboard/collections/posts/entries", owner]] as const) {
-      const res = await t.request(`${path}?${query}`, { token });
-      expect(res.status, path).toBe(400);
-      expect(await res.json()).toMatchObject({ parameter, error: expect.stringMatching(new RegExp(`^${parameter.replace(/[[\]]/g, "\\$&")}: `)) });
+      (await s.as(token).get(`${path}?${query}`)).expectStatus(400).expectBody({ parameter, error: expect.stringMatching(new RegExp(`^${parameter.replace(/[[\]]/g, "\\$&")}: `)) });
     }
   });
 
   it("MCP list_items goes through the same parser: stray separators are errors naming the parameter", async () => {
-    const c = await connectClient(t, key);
+    const c = await connectClient(s.t, key);
     for (const [args, parameter] of [
       [{ sort: "," }, "sort"],
       [{ sort: ["title", " "] }, "sort"],

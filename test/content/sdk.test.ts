@@ -4,10 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ts from "typescript";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type ServerScenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import { generateSdk } from "../../src/core/sdk.js";
+import type { Grant } from "../../src/core/grants.js";
 
 const libCache = new Map<string, ts.SourceFile | undefined>();
 
@@ -26,16 +27,17 @@ function compile(source: string): string[] {
 }
 
 describe.each(drivers)("SDK endpoint on %s", (driver) => {
-  let t: TestServer;
-  let owner: string;
+  let s: ServerScenario;
+  let owner: Caller;
   let workspaceId: string;
+  const keyHolding = async (grants: Grant[]) => s.as((await createTestKey(s.svc.context, workspaceId, grants)).token);
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
     workspaceId = ws.id;
-    owner = (await createTestSession(t.svc.context, ws.id)).token;
-    const col = async (json: unknown) => expect((await t.request("/api/dashboard/collections", { method: "POST", json, token: owner })).status).toBe(201);
+    owner = s.as((await createTestSession(s.svc.context, ws.id)).token);
+    const col = async (json: unknown) => (await owner.post("/api/dashboard/collections", json)).expectStatus(201);
     await col({ name: "authors", access: "private", fields: [{ name: "name", type: "string", required: true }] });
     await col({
       name: "blog_posts",
@@ -53,26 +55,21 @@ describe.each(drivers)("SDK endpoint on %s", (driver) => {
       ],
     });
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("needs collections:read (entries grants imply it); 401 without a credential", async () => {
-    const none = await createTestKey(t.svc.context, workspaceId, ["media:read"]);
-    const res = await t.request("/api/dashboard/sdk", { token: none.token });
-    expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "Missing grant: collections:read", grant: "collections:read" });
-    const reader = await createTestKey(t.svc.context, workspaceId, ["entries:read"]);
-    expect((await t.request("/api/dashboard/sdk", { token: reader.token })).status).toBe(200);
-    expect((await t.request("/api/dashboard/sdk")).status).toBe(401);
+    const none = await keyHolding(["media:read"]);
+    expect(await none.get("/api/dashboard/sdk")).toEqual({ status: 403, body: { error: "Missing grant: collections:read", grant: "collections:read" } });
+    (await (await keyHolding(["entries:read"])).get("/api/dashboard/sdk")).expectStatus(200);
+    (await s.get("/api/dashboard/sdk")).expectStatus(401);
   });
 
   it("serves TypeScript that compiles with zero diagnostics, to an owner session and a collections:read key", async () => {
-    const key = await createTestKey(t.svc.context, workspaceId, ["collections:read"]);
     const sources: string[] = [];
-    for (const token of [owner, key.token]) {
-      const res = await t.request("/api/dashboard/sdk", { token });
-      expect(res.status).toBe(200);
+    for (const caller of [owner, await keyHolding(["collections:read"])]) {
+      const res = (await caller.get("/api/dashboard/sdk")).expectStatus(200);
       expect(res.headers.get("content-type")).toMatch(/^application\/typescript/);
-      sources.push(await res.text());
+      sources.push(res.text);
     }
     const source = sources[0]!;
     expect(sources[1]).toBe(source);
@@ -84,7 +81,7 @@ describe.each(drivers)("SDK endpoint on %s", (driver) => {
   });
 
   it("types the client: correct use compiles, misuse does not", async () => {
-    const source = await (await t.request("/api/dashboard/sdk", { token: owner })).text();
+    const source = (await owner.get("/api/dashboard/sdk")).expectStatus(200).text;
     const good = `${source}
 const client = createClient({ baseUrl: "https://demo.example", apiKey: "pk_x" });
 export async function use(): Promise<string> {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { requestAt } from "../helpers/server.js";
+import { callerAt, type Caller } from "../helpers/scenario.js";
 import { cspViolations, describeBrowser, screenshot, signIn, startDashboard, type Dashboard } from "./browser.js";
 import { DASHBOARD_CSP } from "../../src/http/dashboard/serve.js";
 
@@ -14,18 +14,14 @@ describeBrowser("dashboard in Chromium: API reference viewer", () => {
   let page: Page;
   let csp: string[];
   const pageErrors: string[] = [];
-  const site = (path: string, init: Parameters<typeof requestAt>[2] = {}) => requestAt(`http://127.0.0.1:${d.port}`, path, { host: "demo.localhost", ...init });
+  /** A visitor of the demo workspace's host. */
+  let site: Caller;
 
   beforeAll(async () => {
     d = await startDashboard();
-    const login = await site("/api/dashboard/login", { method: "POST", json: d.owner });
-    const token = (await login.json()).access_token as string;
-    const created = await site("/api/dashboard/collections", {
-      method: "POST",
-      token,
-      json: { name: "posts", access: "public", fields: [{ name: "title", type: "string", required: true }] },
-    });
-    expect(created.status).toBe(201);
+    site = callerAt(`http://127.0.0.1:${d.port}`);
+    const owner = callerAt(`http://127.0.0.1:${d.port}`, (await site.post("/api/dashboard/login", d.owner)).expectStatus(200).body.access_token);
+    (await owner.post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string", required: true }] })).expectStatus(201);
     page = await (await d.context()).newPage();
     csp = cspViolations(page);
     page.on("pageerror", (e) => pageErrors.push(e.message));
@@ -33,16 +29,14 @@ describeBrowser("dashboard in Chromium: API reference viewer", () => {
   afterAll(() => d?.close());
 
   it("serves the viewer page under the dashboard's CSP, on the dashboard host only", async () => {
-    const res = await requestAt(`http://127.0.0.1:${d.port}`, "/_/api/", { host: "admin.localhost" });
-    expect(res.status).toBe(200);
+    const res = (await site.get("/_/api/", { host: "admin.localhost" })).expectStatus(200);
     expect(res.headers.get("content-security-policy")).toBe(DASHBOARD_CSP);
     expect(res.headers.get("cache-control")).toBe("no-cache");
-    const html = await res.text();
+    const html = res.text;
     expect(html).toContain('<div id="swagger-ui">');
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     // Elsewhere /_/ redirects to the dashboard host, like the app.
-    const elsewhere = await site("/_/api/", { redirect: "manual" });
-    expect(elsewhere.status).toBe(302);
+    (await site.get("/_/api/")).expectStatus(302);
   });
 
   it("the dashboard's top bar links to it, in a new tab", async () => {

@@ -6,26 +6,23 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { requestAt } from "../helpers/server.js";
+import { callerAt, type Caller } from "../helpers/scenario.js";
 import { describeBrowser, expectAccessible, screenshot, signIn, startDashboard, type Dashboard } from "./browser.js";
 
 describeBrowser("dashboard in Chromium: collection field changes", () => {
   let d: Dashboard;
   let page: Page;
-  let token: string;
-  const api = async (path: string, init: Parameters<typeof requestAt>[2] = {}) => {
-    const res = await requestAt(`http://127.0.0.1:${d.port}`, path, { host: "demo.localhost", token, ...init });
-    return { status: res.status, body: await res.json() };
-  };
-  const fieldNames = async () => (await api("/api/dashboard/collections/notes")).body.fields.map((f: { name: string }) => f.name);
+  let owner: Caller;
+  const fieldNames = async () => (await owner.get("/api/dashboard/collections/notes")).expectStatus(200).body.fields.map((f: { name: string }) => f.name);
 
   beforeAll(async () => {
     d = await startDashboard();
-    token = (await (await requestAt(`http://127.0.0.1:${d.port}`, "/api/dashboard/login", { host: "demo.localhost", method: "POST", json: d.owner })).json()).access_token;
+    const base = `http://127.0.0.1:${d.port}`;
+    owner = callerAt(base, (await callerAt(base).post("/api/dashboard/login", d.owner)).expectStatus(200).body.access_token);
     const fields = [{ name: "title", type: "string" }, { name: "label", type: "string" }, { name: "extra", type: "json" }];
-    expect((await api("/api/dashboard/collections", { method: "POST", json: { name: "notes", fields } })).status).toBe(201);
+    (await owner.post("/api/dashboard/collections", { name: "notes", fields })).expectStatus(201);
     for (const e of [{ title: "a", label: "x" }, { title: "b", label: "y", _status: "published" }]) {
-      expect((await api("/api/dashboard/collections/notes/entries", { method: "POST", json: e })).status).toBe(201);
+      (await owner.post("/api/dashboard/collections/notes/entries", e)).expectStatus(201);
     }
     page = await (await d.context()).newPage();
     await signIn(page, d.url, d.owner.email, d.owner.password);
@@ -58,7 +55,7 @@ describeBrowser("dashboard in Chromium: collection field changes", () => {
     await expect.poll(() => page.getByRole("status").filter({ hasText: "Removed field label and dropped 2 stored values." }).count()).toBe(1);
     expect(await page.getByLabel("Field name").count()).toBe(1);
     expect(await fieldNames()).toEqual(["title"]);
-    const entries = (await api("/api/dashboard/collections/notes/entries")).body.data as Record<string, unknown>[];
+    const entries = (await owner.get("/api/dashboard/collections/notes/entries")).expectStatus(200).body.data as Record<string, unknown>[];
     expect(entries.some((e) => Object.hasOwn(e, "label"))).toBe(false);
   });
 
@@ -67,7 +64,7 @@ describeBrowser("dashboard in Chromium: collection field changes", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect.poll(() => page.getByRole("status").filter({ hasText: "Saved." }).count()).toBe(1);
     expect(await fieldNames()).toEqual(["headline"]);
-    const entries = (await api("/api/dashboard/collections/notes/entries?sort=headline")).body.data as Record<string, unknown>[];
+    const entries = (await owner.get("/api/dashboard/collections/notes/entries?sort=headline")).expectStatus(200).body.data as Record<string, unknown>[];
     expect(entries.map((e) => e.headline)).toEqual(["a", "b"]);
   });
 

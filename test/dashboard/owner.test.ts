@@ -5,14 +5,15 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { requestAt } from "../helpers/server.js";
+import { callerAt } from "../helpers/scenario.js";
 import { cspViolations, describeBrowser, expectAccessible, navLink, screenshot, signIn, startDashboard, type Dashboard } from "./browser.js";
 
 describeBrowser("dashboard in Chromium: owner", () => {
   let d: Dashboard;
   let page: Page;
   let csp: string[];
-  const delivery = (path: string, token?: string) => requestAt(`http://127.0.0.1:${d.port}`, path, { host: "demo.localhost", token });
+  /** The delivery API of the demo workspace, as a visitor or with a key. */
+  const delivery = (token?: string) => callerAt(`http://127.0.0.1:${d.port}`, token);
 
   beforeAll(async () => {
     d = await startDashboard();
@@ -90,7 +91,7 @@ describeBrowser("dashboard in Chromium: owner", () => {
     }
     await screenshot(page, "entry-editor");
     await expectAccessible(page, "entry editor");
-    const served = await (await delivery("/api/v1/posts")).json();
+    const served = (await delivery().get("/api/v1/posts")).expectStatus(200).body;
     expect(served.data.map((e: { title: string }) => e.title)).toEqual(["Hello from the dashboard"]);
     await page.goto(`${d.url}collections/posts`);
     await expect.poll(() => page.locator("tbody").textContent()).toContain("Hello from the dashboard");
@@ -122,9 +123,8 @@ describeBrowser("dashboard in Chromium: owner", () => {
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("cannot be shown again");
     await screenshot(page, "api-key-created");
     await expectAccessible(page, "API keys");
-    const read = await delivery("/api/v1/secrets", value);
-    expect(read.status).toBe(200);
-    expect((await read.json()).data[0].title).toBe("classified");
+    const read = (await delivery(value).get("/api/v1/secrets")).expectStatus(200);
+    expect(read.body.data[0].title).toBe("classified");
 
     await page.reload();
     await page.getByRole("cell", { name: "reader" }).waitFor();
@@ -135,7 +135,7 @@ describeBrowser("dashboard in Chromium: owner", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Yes, revoke");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByRole("cell", { name: "reader" }).count()).toBe(0);
-    expect((await delivery("/api/v1/secrets", value)).status).toBe(401);
+    (await delivery(value).get("/api/v1/secrets")).expectStatus(401);
   });
 
   it("signs out to the sign-in form and forgets the refresh token; no CSP violation happened", async () => {

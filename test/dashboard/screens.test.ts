@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { requestAt } from "../helpers/server.js";
+import { callerAt, type Caller } from "../helpers/scenario.js";
 import { packSite } from "../site/fixtures.js";
 import { cspViolations, describeBrowser, expectAccessible, navLink, screenshot, signIn, startDashboard, type Dashboard } from "./browser.js";
 
@@ -17,10 +17,14 @@ describeBrowser("dashboard in Chromium: screens", () => {
   let d: Dashboard;
   let page: Page;
   let csp: string[];
-  const site = (path: string, init: Parameters<typeof requestAt>[2] = {}) => requestAt(`http://127.0.0.1:${d.port}`, path, { host: "demo.localhost", ...init });
+  /** A visitor of the demo workspace's host. */
+  let site: Caller;
+  /** The owner, signed in through the API. */
+  const ownerCaller = async () => callerAt(`http://127.0.0.1:${d.port}`, (await site.post("/api/dashboard/login", d.owner)).expectStatus(200).body.access_token);
 
   beforeAll(async () => {
     d = await startDashboard();
+    site = callerAt(`http://127.0.0.1:${d.port}`);
     page = await (await d.context()).newPage();
     csp = cspViolations(page);
     await signIn(page, d.url, d.owner.email, d.owner.password);
@@ -44,12 +48,10 @@ describeBrowser("dashboard in Chromium: screens", () => {
   });
 
   it("entries: the editor writes every field type with its own input (relation and media pickers)", async () => {
-    const login = await site("/api/dashboard/login", { method: "POST", json: d.owner });
-    const token = (await login.json()).access_token as string;
-    const api = (path: string, json: unknown) => site(path, { method: "POST", token, json });
-    expect((await api("/api/dashboard/collections", { name: "tags", fields: [{ name: "label", type: "string" }] })).status).toBe(201);
-    const tag = await (await api("/api/dashboard/collections/tags/entries", { label: "news" })).json();
-    await api("/api/dashboard/collections/tags/entries", { label: "howto" });
+    const owner = await ownerCaller();
+    (await owner.post("/api/dashboard/collections", { name: "tags", fields: [{ name: "label", type: "string" }] })).expectStatus(201);
+    const tag = (await owner.post("/api/dashboard/collections/tags/entries", { label: "news" })).expectStatus(201).body;
+    (await owner.post("/api/dashboard/collections/tags/entries", { label: "howto" })).expectStatus(201);
     const fields = [
       { name: "title", type: "string" },
       { name: "body", type: "text" },
@@ -61,7 +63,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
       { name: "main", type: "relation", collection: "tags" },
       { name: "tags", type: "relations", collection: "tags" },
     ];
-    expect((await api("/api/dashboard/collections", { name: "kinds", fields })).status).toBe(201);
+    (await owner.post("/api/dashboard/collections", { name: "kinds", fields })).expectStatus(201);
 
     await page.goto(`${d.url}collections/kinds/new`);
     await page.getByLabel(/^title/).fill("All kinds");
@@ -83,8 +85,8 @@ describeBrowser("dashboard in Chromium: screens", () => {
 
     await page.waitForURL(/\/collections\/kinds\/[0-9a-f-]{36}$/);
     const id = page.url().split("/").pop()!;
-    const entry = await (await site(`/api/dashboard/collections/kinds/entries/${id}`, { token })).json();
-    const media = await (await site("/api/dashboard/media", { token })).json();
+    const entry = (await owner.get(`/api/dashboard/collections/kinds/entries/${id}`)).expectStatus(200).body;
+    const media = (await owner.get("/api/dashboard/media")).expectStatus(200).body;
     const pixel = media.data.find((m: { filename: string }) => m.filename === "pixel.png");
     expect(entry).toMatchObject({
       title: "All kinds",
@@ -110,8 +112,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
     await page.locator("#ff-name-0").fill("message");
     await page.getByRole("button", { name: "Create form" }).click();
     await page.waitForURL("**/_/forms/contact");
-    const submitted = await site("/api/v1/forms/contact/submit", { method: "POST", json: { message: "<i>hi</i>" } });
-    expect(submitted.status).toBe(201);
+    (await site.post("/api/v1/forms/contact/submit", { message: "<i>hi</i>" })).expectStatus(201);
     await page.reload();
     await expect.poll(() => page.locator("tbody td.cell").first().textContent()).toBe("<i>hi</i>");
     await page.getByRole("button", { name: "Edit", exact: true }).click();
@@ -129,8 +130,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
     await page.getByLabel(/^Password/).fill("reader-password-1");
     await page.getByRole("button", { name: "Create end user" }).click();
     await expect.poll(() => page.locator("tbody").textContent()).toContain("reader@example.com");
-    const login = await site("/api/v1/accounts/login", { method: "POST", json: { email: "reader@example.com", password: "reader-password-1" } });
-    expect(login.status).toBe(200);
+    (await site.post("/api/v1/accounts/login", { email: "reader@example.com", password: "reader-password-1" })).expectStatus(200);
     await page.getByRole("button", { name: "Deactivate reader@example.com" }).click();
     await expect.poll(() => page.locator("tbody").textContent()).toContain("deactivated");
     await screenshot(page, "end-users");
@@ -174,8 +174,7 @@ describeBrowser("dashboard in Chromium: screens", () => {
     const alert = page.getByRole("alert");
     await expect.poll(() => alert.textContent()).toMatch(/^Self sign-up needs a mail transport.*--smtp-url.*--dev-mail/);
     await screenshot(page, "identity-settings-no-mail");
-    const token = (await (await site("/api/dashboard/login", { method: "POST", json: d.owner })).json()).access_token as string;
-    expect(await (await site("/api/dashboard/identity", { token })).json()).toMatchObject({ self_signup: false });
+    (await (await ownerCaller()).get("/api/dashboard/identity")).expectStatus(200).expectBody({ self_signup: false });
   });
 
   it("site: uploads archives with progress, marks the live deploy, rolls back", async () => {
@@ -185,14 +184,14 @@ describeBrowser("dashboard in Chromium: screens", () => {
       const buffer = Buffer.from(await packSite({ "index.html": `<h1>version ${version}</h1>` }));
       await page.locator("#site-archive").setInputFiles({ name: `${version}.tar.gz`, mimeType: "application/gzip", buffer });
       await expect.poll(() => page.getByText(`${version}.tar.gz deployed and live.`).count()).toBe(1);
-      expect(await (await site("/")).text()).toBe(`<h1>version ${version}</h1>`);
+      expect((await site.get("/")).text).toBe(`<h1>version ${version}</h1>`);
     }
     expect(await page.locator("tbody tr").count()).toBe(2);
     expect(await page.locator("tbody tr").first().textContent()).toContain("live");
     await page.getByRole("button", { name: "Roll back" }).click();
     await page.getByRole("button", { name: "Yes, roll back" }).click();
     await expect.poll(() => page.locator("tbody tr").nth(1).textContent()).toContain("live");
-    expect(await (await site("/")).text()).toBe("<h1>version one</h1>");
+    expect((await site.get("/")).text).toBe("<h1>version one</h1>");
     await screenshot(page, "site");
     await expectAccessible(page, "site");
     expect(csp).toEqual([]);

@@ -15,9 +15,8 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
   let r: FormsRig;
   const tok: Record<string, string> = {};
   const submit = async (slug: string, values: Record<string, unknown>) => {
-    const res = await r.t.request(`/api/v1/forms/${slug}/submit`, { method: "POST", json: values, headers: { "x-forwarded-for": r.address() } });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return ((await res.json()) as { id: string }).id;
+    const res = await r.s.post(`/api/v1/forms/${slug}/submit`, values, { headers: { "x-forwarded-for": r.address() } });
+    return (res.expectStatus(201).body as { id: string }).id;
   };
 
   beforeAll(async () => {
@@ -162,8 +161,8 @@ describe.each(drivers)("forms dashboard on %s", (driver) => {
       const form = new FormData();
       form.set("cv", new File(["resume bytes"], "cv.txt", { type: "text/plain" }));
       const { body, type } = await multipart(form);
-      const res = await r.t.request("/api/v1/forms/apply/submit", { method: "POST", body, headers: { "content-type": type, "x-forwarded-for": r.address() } });
-      const { id } = (await res.json()) as { id: string };
+      const res = await r.s.post("/api/v1/forms/apply/submit", undefined, { body, headers: { "content-type": type, "x-forwarded-for": r.address() } });
+      const { id } = res.expectStatus(201).body as { id: string };
       const sub = (await r.s.as(tok.subRead).get(`/api/dashboard/forms/apply/submissions/${id}`)).body;
       const key = submissionBlobKey(r.wsId, id, sub.files[0].id);
       expect(await r.t.svc.context.blobs.hasItem(key)).toBe(true);

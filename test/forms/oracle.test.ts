@@ -26,8 +26,7 @@ describe.each(drivers)("schema-change refusal without submissions:read on %s", (
     tok.formsWrite = await r.key(["forms:write"]);
     tok.formsWriteSubRead = await r.key(["forms:write", "submissions:read"]);
     for (const slug of ["probe", "empty"]) expect((await r.s.as(tok.formsWrite).post("/api/dashboard/forms", { slug, name: "Probe", fields: base })).status).toBe(201);
-    const res = await r.t.request("/api/v1/forms/probe/submit", { method: "POST", json: { name: secret, plan: "pro" }, headers: { "x-forwarded-for": r.address() } });
-    expect(res.status).toBe(201);
+    (await r.s.post("/api/v1/forms/probe/submit", { name: secret, plan: "pro" }, { headers: { "x-forwarded-for": r.address() } })).expectStatus(201);
   });
   afterAll(() => r?.close());
 

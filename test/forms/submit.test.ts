@@ -16,20 +16,19 @@ describe.each(drivers)("form submit on %s", (driver) => {
   let ip: string;
   const submit = (body: unknown, init: { type?: string; headers?: Record<string, string>; slug?: string } = {}) => {
     const raw = typeof body === "string" || body instanceof Uint8Array;
-    return r.t.request(`/api/v1/forms/${init.slug ?? "contact"}/submit`, {
-      method: "POST",
+    return r.s.post(`/api/v1/forms/${init.slug ?? "contact"}/submit`, undefined, {
       body: raw ? (body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(body),
       headers: { "content-type": init.type ?? "application/json", "x-forwarded-for": ip, ...init.headers },
     });
   };
   const stored = async () =>
-    ((await (await r.t.request("/api/dashboard/forms/contact/submissions", { token: r.owner })).json()) as { data: Record<string, any>[] }).data;
+    ((await r.s.as(r.owner).get("/api/dashboard/forms/contact/submissions")).expectStatus(200).body as { data: Record<string, any>[] }).data;
 
   beforeAll(async () => {
     r = await startFormsRig(driver);
-    const res = await r.t.request("/api/dashboard/forms", { method: "POST", token: r.owner, json: CONTACT });
+    const res = await r.s.as(r.owner).post("/api/dashboard/forms", CONTACT);
     expect(res.status).toBe(201);
-    formId = ((await res.json()) as { id: string }).id;
+    formId = (res.body as { id: string }).id;
   });
   afterAll(() => r?.close());
   beforeEach(() => {
@@ -38,21 +37,21 @@ describe.each(drivers)("form submit on %s", (driver) => {
   });
 
   it("serves the public definition with CORS, including the honeypot name", async () => {
-    const res = await r.t.request("/api/v1/forms/contact");
+    const res = await r.s.get("/api/v1/forms/contact");
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(await res.json()).toEqual({ id: formId, slug: "contact", name: "Contact us", fields: CONTACT.fields, honeypot: "_gotcha" });
+    expect(res.body).toEqual({ id: formId, slug: "contact", name: "Contact us", fields: CONTACT.fields, honeypot: "_gotcha" });
   });
 
   it("answers the CORS preflight of both public routes, and CORS on errors too", async () => {
     for (const path of ["/api/v1/forms/contact", "/api/v1/forms/contact/submit"]) {
-      const res = await r.t.request(path, { method: "OPTIONS", headers: { origin: "https://site.example", "access-control-request-method": "POST" } });
+      const res = await r.s.send("OPTIONS", path, undefined, { headers: { origin: "https://site.example", "access-control-request-method": "POST" } });
       expect(res.status).toBe(204);
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       expect(res.headers.get("access-control-allow-methods")).toContain("POST");
       expect(res.headers.get("access-control-allow-headers")).toContain("content-type");
     }
-    const missing = await r.t.request("/api/v1/forms/nope");
+    const missing = await r.s.get("/api/v1/forms/nope");
     expect(missing.status).toBe(404);
     expect(missing.headers.get("access-control-allow-origin")).toBe("*");
     const bad = await submit({ email: "x" });
@@ -61,15 +60,15 @@ describe.each(drivers)("form submit on %s", (driver) => {
   });
 
   it("is not shadowed by the delivery route /api/v1/:collection/:id", async () => {
-    const res = await r.t.request("/api/v1/forms/contact");
-    expect(((await res.json()) as { slug: string }).slug).toBe("contact");
+    const res = await r.s.get("/api/v1/forms/contact");
+    expect((res.body as { slug: string }).slug).toBe("contact");
   });
 
   it("accepts JSON → 201 {id}, stores typed values, emits form.submitted with identifiers only", async () => {
     const res = await submit({ email: SECRET_EMAIL, message: SECRET_MESSAGE, age: "1234567.5", topic: "sales", newsletter: "on", extra: "dropped" });
     expect(res.status).toBe(201);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    const body = (await res.json()) as { id: string };
+    const body = res.body as { id: string };
     expect(Object.keys(body)).toEqual(["id"]);
     const row = (await stored()).find((s) => s.id === body.id)!;
     expect(row.data).toEqual({ email: SECRET_EMAIL, message: SECRET_MESSAGE, age: 1234567.5, topic: "sales", newsletter: true });
@@ -91,7 +90,7 @@ describe.each(drivers)("form submit on %s", (driver) => {
     form.append("newsletter", "1"); // hidden input before checkbox: last wins
     const res = await submit(form.toString(), { type: "application/x-www-form-urlencoded" });
     expect(res.status).toBe(201);
-    const { id } = (await res.json()) as { id: string };
+    const { id } = res.body as { id: string };
     expect((await stored()).find((s) => s.id === id)!.data).toEqual({ email: "a@example.com", message: "hello from a form", newsletter: true });
     expect(r.s.events.map((e) => e.event)).toEqual(["form.submitted"]);
   });
@@ -104,15 +103,15 @@ describe.each(drivers)("form submit on %s", (driver) => {
     const { body, type } = await multipart(form);
     const res = await submit(body, { type });
     expect(res.status).toBe(201);
-    const { id } = (await res.json()) as { id: string };
+    const { id } = res.body as { id: string };
     const row = (await stored()).find((s) => s.id === id)!;
     expect(row.data).toEqual({ email: "b@example.com", message: "see attached" });
     expect(row.files).toEqual([{ id: expect.any(String), field: "cv", filename: "my cv.pdf", content_type: "application/pdf", size: 18 }]);
-    const file = await r.t.request(`/api/dashboard/forms/contact/submissions/${id}/files/${row.files[0].id}`, { token: r.owner });
+    const file = await r.s.as(r.owner).get(`/api/dashboard/forms/contact/submissions/${id}/files/${row.files[0].id}`);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-disposition")).toContain("attachment");
     expect(file.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(await file.text()).toBe("%PDF-1.4 secret cv");
+    expect(file.text).toBe("%PDF-1.4 secret cv");
     expect(JSON.stringify(r.s.events)).not.toContain("my cv.pdf");
     expect(r.s.events).toHaveLength(1);
   });
@@ -122,12 +121,12 @@ describe.each(drivers)("form submit on %s", (driver) => {
     const res = await submit({ email: "bot@example.com", message: "buy now", _gotcha: "http://spam.example" });
     expect(res.status).toBe(201);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    const body = (await res.json()) as { id: string };
+    const body = res.body as { id: string };
     expect(Object.keys(body)).toEqual(["id"]);
     // The same kind of id a stored submission gets (time-ordered UUIDv7), minted now: nothing tells them apart.
     expect(body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(Math.abs(parseInt(body.id.replace(/-/g, "").slice(0, 12), 16) - Date.now())).toBeLessThan(60_000);
-    const real = (await (await submit({ email: "a@example.com", message: "hello" })).json()) as { id: string };
+    const real = (await submit({ email: "a@example.com", message: "hello" })).body as { id: string };
     expect(real.id.slice(14, 15)).toBe(body.id.slice(14, 15));
     // Even an invalid submission with the honeypot filled looks like a success.
     const urlencoded = await submit("_gotcha=x&email=nope", { type: "application/x-www-form-urlencoded" });
@@ -146,7 +145,7 @@ describe.each(drivers)("form submit on %s", (driver) => {
   ])("refuses %j with 400 naming the field", async (body, message) => {
     const res = await submit(body);
     expect(res.status).toBe(400);
-    const json = (await res.json()) as { error: string; field: string; errors: unknown[] };
+    const json = res.body as { error: string; field: string; errors: unknown[] };
     expect(json.error).toBe(message);
     expect(json.field).toBe(message.split(":")[0]);
     expect(r.s.events).toEqual([]);
@@ -157,7 +156,7 @@ describe.each(drivers)("form submit on %s", (driver) => {
     for (const token of [key, "pk_not-even-valid"]) {
       const res = await submit({ email: "a@example.com", message: "x" }, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: string }).error).toMatch(/Do not send an API key.*browsers/);
+      expect((res.body as { error: string }).error).toMatch(/Do not send an API key.*browsers/);
     }
     expect(r.s.events).toEqual([]);
   });

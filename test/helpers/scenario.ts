@@ -19,7 +19,7 @@ import { expect } from "vitest";
 import type { EventName, ServiceEvent } from "../../src/core/events.js";
 import type { Service, ServiceOptions } from "../../src/service.js";
 import type { DriverName } from "./database.js";
-import { startTestServer, type RequestInit2, type TestServer } from "./server.js";
+import { requestAt, startTestServer, type RequestInit2, type TestServer } from "./server.js";
 
 /** What a scenario sends its requests to: a test server, or a rig that serves the same service. */
 export interface ScenarioTarget {
@@ -51,7 +51,7 @@ export interface Result<T = any> {
   readonly text: string;
   /** Fails with the method, path and response text unless the status is `status`. */
   expectStatus(status: number): this;
-  /** Fails unless the body matches `fragment` (toMatchObject: extra keys allowed, arrays exact). */
+  /** Fails unless the body is JSON matching `fragment` (toMatchObject: extra keys allowed, arrays exact). */
   expectBody(fragment: object): this;
 }
 
@@ -96,7 +96,7 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
   const target: ScenarioTarget = t ?? (from as ScenarioTarget);
   const events: ServiceEvent[] = [];
   const stop = target.svc.context.bus.on((e) => events.push(e));
-  const as = (token: string | undefined, defaults: CallerDefaults = {}) => createCaller(target, token, defaults);
+  const as = (token: string | undefined, defaults: CallerDefaults = {}) => createCaller(target.request, token, defaults);
   return {
     ...as(undefined),
     svc: target.svc,
@@ -116,11 +116,19 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
   };
 }
 
-function createCaller(target: ScenarioTarget, token: string | undefined, defaults: CallerDefaults): Caller {
+/**
+ * A caller on a server running in another process (`svc serve` started by a test), at `base`:
+ * the same requests and results, without events (that bus is not this process's).
+ */
+export function callerAt(base: string, token?: string, defaults: CallerDefaults = {}): Caller {
+  return createCaller((path, init) => requestAt(base, path, init), token, defaults);
+}
+
+function createCaller(request: ScenarioTarget["request"], token: string | undefined, defaults: CallerDefaults): Caller {
   const send = async (method: string, path: string, json?: unknown, init: CallInit = {}): Promise<Result> => {
     const headers = new Headers(typeof defaults.headers === "function" ? defaults.headers() : defaults.headers);
     new Headers(init.headers).forEach((v, k) => headers.set(k, v));
-    const res = await target.request(path, { ...init, host: init.host ?? defaults.host, headers, method, token, json });
+    const res = await request(path, { ...init, host: init.host ?? defaults.host, headers, method, token, json });
     return new ScenarioResult(method, path, res.status, res.headers, await res.text());
   };
   return {
@@ -177,6 +185,8 @@ class ScenarioResult implements Result {
   }
 
   expectBody(fragment: object): this {
+    // toMatchObject lets an empty fragment match anything, even no body at all.
+    expect(this.body, `${this.#method} ${this.#path}: no JSON object in ${JSON.stringify(this.#text)}`).toBeInstanceOf(Object);
     expect(this.body, `${this.#method} ${this.#path}`).toMatchObject(fragment);
     return this;
   }

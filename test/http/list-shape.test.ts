@@ -9,7 +9,7 @@ import { ALL_GRANTS } from "../../src/core/grants.js";
 import { allRoutes } from "../../src/http/routes/index.js";
 import { mcpTools } from "../../src/mcp/tools/index.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type CallInit, type ServerScenario } from "../helpers/scenario.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { callTool, connectClient, MCP_HOST } from "../mcp/helpers.js";
 import { packSite } from "../site/fixtures.js";
@@ -53,44 +53,41 @@ describe("the list routes are known", () => {
 });
 
 describe.each(drivers)("one list shape on %s", (driver) => {
-  let t: TestServer;
-  let owner: string;
+  let s: ServerScenario;
+  let owner: Caller;
   let client: Client;
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { allowPrivateWebhookTargets: true });
-    const ctx = t.svc.context;
+    s = await scenario(driver, { allowPrivateWebhookTargets: true });
+    const ctx = s.svc.context;
     const ws = await ctx.workspaces.create({ slug: "lists", hosts: [HOST], identity: true });
-    owner = await dashboardToken(ctx, ws.id);
+    owner = s.as(await dashboardToken(ctx, ws.id), { host: HOST });
     const key = await apiKey(ctx, ws.id, [...ALL_GRANTS]);
-    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const init = typeof body === "string" || body instanceof Uint8Array ? { body: body as BodyInit, headers } : { json: body, headers };
-      const res = await t.request(path, { method: "POST", host: HOST, token: owner, ...init });
-      expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
+    /** A fixture record made by the owner: JSON, or raw bytes when `init.body` is given. */
+    const post = async (path: string, json: unknown, init?: CallInit) => {
+      const res = await owner.post(path, json, init);
+      expect(res.status, `${path}: ${res.text}`).toBeLessThan(300);
     };
     await post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] });
     await post("/api/dashboard/collections/posts/entries", { title: "Hello", _status: "published" });
     await post("/api/dashboard/forms", { slug: "contact", name: "Contact", fields: [{ name: "email", type: "email", required: true }] });
-    const submit = await t.request("/api/v1/forms/contact/submit", { method: "POST", host: HOST, json: { email: "ada@example.com" } });
-    expect(submit.status).toBe(201);
+    (await s.post("/api/v1/forms/contact/submit", { email: "ada@example.com" }, { host: HOST })).expectStatus(201);
     await post("/api/dashboard/rules", { name: "signed in", condition: { signed_in: true } });
     await post("/api/dashboard/webhooks", { url: "https://127.0.0.1:9/hook", events: ["content.created"] });
     await post("/api/dashboard/users", { email: "reader@example.com", password: "correct horse battery staple" });
-    await post("/api/dashboard/media?filename=a.txt", "hello", { "content-type": "text/plain" });
-    await post("/api/dashboard/site/deploys", await packSite({ "index.html": "<h1>hi</h1>" }), { "content-type": "application/gzip" });
-    client = await connectClient(t, key);
+    await post("/api/dashboard/media?filename=a.txt", undefined, { body: "hello", headers: { "content-type": "text/plain" } });
+    await post("/api/dashboard/site/deploys", undefined, { body: (await packSite({ "index.html": "<h1>hi</h1>" })) as BodyInit, headers: { "content-type": "application/gzip" } });
+    client = await connectClient(s.t, key);
   });
   afterAll(async () => {
     await client?.close();
-    await t?.close();
+    await s?.close();
   });
 
   it.each(listRoutes.map((r) => [r.path, r] as const))("GET %s answers {data, meta}", async (path) => {
     const url = path.replace(/:(\w+)/g, (_, name: string) => PARAMS[name]!);
-    const res = await t.request(url, { host: HOST, token: path.startsWith("/api/v1/") ? undefined : owner });
-    const body = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(200);
-    expectListShape(body, PAGINATED.has(path), path, FILLED.has(path), CURSOR.has(path));
+    const res = (await (path.startsWith("/api/v1/") ? s.as(undefined, { host: HOST }) : owner).get(url)).expectStatus(200);
+    expectListShape(res.body, PAGINATED.has(path), path, FILLED.has(path), CURSOR.has(path));
   });
 
   it.each(listTools.map((tool) => [tool.name] as const))("MCP %s answers {data, meta}", async (name) => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Scenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
 import { allRoutes } from "../../src/http/routes/index.js";
@@ -30,16 +30,16 @@ const GENERIC_BODIES: Record<string, string> = {
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]\w*)/g, "{$1}");
 
 describe.each(drivers)("OpenAPI document on %s", (driver) => {
-  let t: TestServer;
+  let s: Scenario;
   let owner: string;
   let workspaceId: string;
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
     workspaceId = ws.id;
-    owner = (await createTestSession(t.svc.context, ws.id)).token;
-    const col = async (json: unknown) => expect((await t.request("/api/dashboard/collections", { method: "POST", json, token: owner })).status).toBe(201);
+    owner = (await createTestSession(s.svc.context, ws.id)).token;
+    const col = async (json: unknown) => (await s.as(owner).post("/api/dashboard/collections", json)).expectStatus(201);
     await col({ name: "authors", access: "private", fields: [{ name: "name", type: "string", required: true }] });
     await col({
       name: "posts",
@@ -51,16 +51,14 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
         { name: "author", type: "relation", collection: "authors" },
       ],
     });
-    const entry = await t.request("/api/dashboard/collections/posts/entries", { method: "POST", json: { title: "Hello", views: 3, _status: "published" }, token: owner });
-    expect(entry.status).toBe(201);
+    (await s.as(owner).post("/api/dashboard/collections/posts/entries", { title: "Hello", views: 3, _status: "published" })).expectStatus(201);
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   const read = async (token?: string): Promise<Doc> => {
-    const res = await t.request("/api/openapi.json", { token });
-    expect(res.status).toBe(200);
+    const res = (await s.as(token).get("/api/openapi.json")).expectStatus(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    return (await res.json()) as Doc;
+    return res.body as Doc;
   };
 
   it("is a valid OpenAPI 3.1 document, served without a credential", async () => {
@@ -114,10 +112,8 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
     const form = body("/api/dashboard/forms/{slug}", "put");
     expect(Object.keys(form.properties).sort()).toEqual(["fields", "honeypot", "name", "slug"]);
     // What the schema says is refused is refused by the server: an unknown key (additionalProperties: false).
-    const refused = await t.request("/api/dashboard/collections", { method: "POST", json: { name: "x", colour: "red" }, token: owner });
-    expect(refused.status).toBe(400);
-    const error = (await refused.json()) as Record<string, unknown>;
-    expect(typeof error.error).toBe("string");
+    const refused = (await s.as(owner).post("/api/dashboard/collections", { name: "x", colour: "red" })).expectStatus(400);
+    expect(typeof refused.body.error).toBe("string");
   });
 
   it("every JSON request body is a real schema, except the bodies whose fields a collection or form defines", async () => {
@@ -158,23 +154,18 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
     expect(body("/api/dashboard/rules", "post").required!.sort()).toEqual(["name"]);
     expect(body("/api/dashboard/identity", "put").properties.self_signup!.type).toBe("boolean");
     // The documented shape is the rule: a value of the wrong type is refused, naming the field.
-    const wrong = await t.request("/api/dashboard/webhooks", { method: "POST", json: { url: "https://example.com/h", events: ["content.published"], active: "yes" }, token: owner });
-    expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toMatchObject({ error: "active must be true or false", field: "active" });
-    const role = await t.request("/api/dashboard/members", { method: "POST", json: { email: "m@example.com", password: "correct horse battery", role: "admin" }, token: owner });
-    expect(role.status).toBe(400);
-    expect(await role.json()).toMatchObject({ error: 'role must be owner or member, got "admin"', field: "role" });
+    (await s.as(owner).post("/api/dashboard/webhooks", { url: "https://example.com/h", events: ["content.published"], active: "yes" }))
+      .expectStatus(400)
+      .expectBody({ error: "active must be true or false", field: "active" });
+    (await s.as(owner).post("/api/dashboard/members", { email: "m@example.com", password: "correct horse battery", role: "admin" }))
+      .expectStatus(400)
+      .expectBody({ error: 'role must be owner or member, got "admin"', field: "role" });
   });
 
   it("the webhook response schema names exactly what the API answers: no secret, no header values", async () => {
     const doc = await read();
-    const created = await t.request("/api/dashboard/webhooks", {
-      method: "POST",
-      json: { url: "https://example.com/hook", events: ["content.published"], headers: { Authorization: "Bearer s3cret" } },
-      token: owner,
-    });
-    expect(created.status).toBe(201);
-    const record = (await created.json()) as Record<string, unknown>;
+    const created = await s.as(owner).post("/api/dashboard/webhooks", { url: "https://example.com/hook", events: ["content.published"], headers: { Authorization: "Bearer s3cret" } });
+    const record = created.expectStatus(201).body as Record<string, unknown>;
     const responses = doc.paths["/api/dashboard/webhooks"]!.post!.responses as Record<string, { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }>;
     const named = responses["201"]!.content["application/json"]!.schema as unknown as { $ref: string };
     // Named in components (http/responses.ts), so every client refers to one Webhook.
@@ -208,7 +199,7 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
     const schema = doc.components.schemas.Entry_posts!;
     expect(doc.paths["/api/v1/posts"]!.get!.security).toEqual([]);
     expect(doc.paths["/api/v1/posts/{id}"]!.get).toBeDefined();
-    const delivered = (await (await t.request("/api/v1/posts")).json()) as { data: Record<string, unknown>[] };
+    const delivered = (await s.get("/api/v1/posts")).expectStatus(200).body as { data: Record<string, unknown>[] };
     expect(delivered.data).toHaveLength(1);
     expect(Object.keys(delivered.data[0]!).sort()).toEqual(Object.keys(schema.properties!).sort());
     expect(schema.required!.sort()).toEqual(Object.keys(delivered.data[0]!).sort());
@@ -217,21 +208,17 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
   it("private collections appear only to a credential holding collections:read", async () => {
     expect((await read()).components.schemas.Entry_authors).toBeUndefined();
     expect((await read()).paths["/api/v1/authors"]).toBeUndefined();
-    const reader = await createTestKey(t.svc.context, workspaceId, ["entries:read"]);
+    const reader = await createTestKey(s.svc.context, workspaceId, ["entries:read"]);
     const withKey = await read(reader.token);
     expect(withKey.components.schemas.Entry_authors).toBeDefined();
     expect(withKey.paths["/api/v1/authors"]!.get!.security).toEqual([{ apiKey: [] }]);
     expect((await read(owner)).components.schemas.Entry_authors).toBeDefined();
-    const other = await createTestKey(t.svc.context, workspaceId, ["media:read"]);
+    const other = await createTestKey(s.svc.context, workspaceId, ["media:read"]);
     expect((await read(other.token)).components.schemas.Entry_authors).toBeUndefined();
   });
 
   it("an invalid credential is 401, an unknown host 404 Unknown tenant", async () => {
-    const bad = await t.request("/api/openapi.json", { token: `${TOKEN_PREFIXES.api_key}${"0".repeat(64)}` });
-    expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ error: "Unauthorized" });
-    const unknown = await t.request("/api/openapi.json", { host: "nowhere.localhost" });
-    expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: "Unknown tenant" });
+    expect(await s.as(`${TOKEN_PREFIXES.api_key}${"0".repeat(64)}`).get("/api/openapi.json")).toEqual({ status: 401, body: { error: "Unauthorized" } });
+    expect(await s.get("/api/openapi.json", { host: "nowhere.localhost" })).toEqual({ status: 404, body: { error: "Unknown tenant" } });
   });
 });

@@ -5,12 +5,11 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ServiceEvent } from "../../src/core/events.js";
 import type { Grant } from "../../src/core/grants.js";
 import { mcpTools } from "../../src/mcp/tools/index.js";
 import { drivers } from "../helpers/database.js";
 import { createTestKey, createTestSession } from "../helpers/credentials.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type ServerScenario } from "../helpers/scenario.js";
 import { callTool, connectClient, MCP_HOST, seedWorkspace } from "./helpers.js";
 
 const TOOL_NAMES = [
@@ -29,34 +28,27 @@ const TOOL_NAMES = [
 ];
 
 describe.each(drivers)("MCP endpoint on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let seed: Awaited<ReturnType<typeof seedWorkspace>>;
-  let events: ServiceEvent[];
   const clients: Client[] = [];
   const client = async (grants: Grant[]) => {
-    const key = await createTestKey(t.svc.context, seed.ws.id, grants);
-    const c = await connectClient(t, key.token);
+    const key = await createTestKey(s.svc.context, seed.ws.id, grants);
+    const c = await connectClient(s.t, key.token);
     clients.push(c);
     return { c, key };
   };
-  const post = (headers: Record<string, string>) =>
-    fetch(`http://${MCP_HOST}:${t.port}/api/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    });
+  /** A raw JSON-RPC tools/list, its credentials in `headers`. */
+  const listTools = (headers: Record<string, string>) =>
+    s.post("/api/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { host: MCP_HOST, headers: { accept: "application/json, text/event-stream", ...headers } });
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    seed = await seedWorkspace(t);
-    t.svc.context.bus.on((e) => events.push(e));
+    s = await scenario(driver);
+    seed = await seedWorkspace(s);
   });
-  beforeEach(() => {
-    events = [];
-  });
+  beforeEach(() => s.clearEvents());
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
-    await t?.close();
+    await s?.close();
   });
 
   it("initializes: server info, tools capability, instructions", async () => {
@@ -108,25 +100,25 @@ describe.each(drivers)("MCP endpoint on %s", (driver) => {
     const created = await callTool(c, "create_item", { collection: "posts", fields: { title: "From an agent", views: 3 } });
     expect(created.isError, created.text).toBe(false);
     expect(created.json).toMatchObject({ title: "From an agent", views: 3, _status: "draft", _created_by: key.id });
-    expect(events.map((e) => e.event)).toEqual(["content.created"]);
-    expect(events[0]).toMatchObject({ workspaceId: seed.ws.id, data: { collection: "posts", entry: { id: created.json.id } } });
+    const [fired] = s.expectEvents(["content.created"]);
+    expect(fired).toMatchObject({ workspaceId: seed.ws.id, data: { collection: "posts", entry: { id: created.json.id } } });
   });
 
   it("publish_item fires content.published (once); unpublish, update and delete fire theirs", async () => {
     const { c } = await client(["entries:write"]);
     const { json: entry } = await callTool(c, "create_item", { collection: "posts", fields: { title: "Lifecycle" } });
     const id = entry.id as string;
-    events = [];
+    s.clearEvents();
     const published = await callTool(c, "publish_item", { collection: "posts", id });
     expect(published.json._status).toBe("published");
-    expect(events.map((e) => e.event)).toEqual(["content.published"]);
+    s.expectEvents(["content.published"]);
     await callTool(c, "publish_item", { collection: "posts", id });
-    expect(events).toHaveLength(1); // already published: nothing written
+    s.expectEvents([]); // already published: nothing written
     await callTool(c, "update_item", { collection: "posts", id, fields: { views: 9 } });
     await callTool(c, "unpublish_item", { collection: "posts", id });
     const deleted = await callTool(c, "delete_item", { collection: "posts", id });
     expect(deleted.json).toMatchObject({ id, views: 9, _status: "draft" });
-    expect(events.map((e) => e.event)).toEqual(["content.published", "content.updated", "content.unpublished", "content.deleted"]);
+    s.expectEvents(["content.updated", "content.unpublished", "content.deleted"]);
   });
 
   it("validates writes like the HTTP API (message names the field) and fires nothing", async () => {
@@ -140,7 +132,7 @@ describe.each(drivers)("MCP endpoint on %s", (driver) => {
     const badArgs = await callTool(c, "update_item", { collection: "posts", id: seed.draft.id, data: { title: "x" } });
     expect(badArgs.isError).toBe(true);
     expect(badArgs.text).toMatch(/Invalid arguments for update_item: .*data/);
-    expect(events).toEqual([]);
+    s.expectEvents([]);
   });
 
   it("a key without entries:read is refused with the grant named, before its arguments are looked at", async () => {
@@ -157,7 +149,7 @@ describe.each(drivers)("MCP endpoint on %s", (driver) => {
       const result = await callTool(c, tool.name, { collection: "posts", id: seed.draft.id, fields: { title: "x" }, form: "f", name: "posts" });
       expect(result, tool.name).toMatchObject({ isError: true, text: `Missing grant: ${tool.grant}` });
     }
-    expect(events).toEqual([]);
+    s.expectEvents([]);
   });
 
   it("grant implications apply (spec 5.4.2): entries:write reads items and collections, not media", async () => {
@@ -172,7 +164,7 @@ describe.each(drivers)("MCP endpoint on %s", (driver) => {
 
   it("list_forms, list_submissions and list_media read their tables", async () => {
     const now = new Date().toISOString();
-    await t.svc.context.sql.run("INSERT INTO forms (id, workspace_id, slug, name, fields, honeypot, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
+    await s.svc.context.sql.run("INSERT INTO forms (id, workspace_id, slug, name, fields, honeypot, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
       "7d3f3c1e-0000-4000-8000-000000000001",
       seed.ws.id,
       "contact",
@@ -182,7 +174,7 @@ describe.each(drivers)("MCP endpoint on %s", (driver) => {
       now,
       now,
     ]);
-    await t.svc.context.sql.run("INSERT INTO submissions (id, workspace_id, form_id, data, files, submitted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+    await s.svc.context.sql.run("INSERT INTO submissions (id, workspace_id, form_id, data, files, submitted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [
       "7d3f3c1e-0000-4000-8000-000000000002",
       seed.ws.id,
       "7d3f3c1e-0000-4000-8000-000000000001",
@@ -207,33 +199,29 @@ describe.each(drivers)("MCP endpoint on %s", (driver) => {
       ["a malformed header", async () => ({ authorization: "Basic abc" })],
       ["an unknown key", async () => ({ authorization: `Bearer pk_${"0".repeat(64)}` })],
       ["an owner's dashboard token", async () => ({ authorization: `Bearer ${seed.owner.token}` })],
-      ["a member's dashboard token", async () => ({ authorization: `Bearer ${(await createTestSession(t.svc.context, seed.ws.id, { role: "member", grants: ["entries:read"] })).token}` })],
+      ["a member's dashboard token", async () => ({ authorization: `Bearer ${(await createTestSession(s.svc.context, seed.ws.id, { role: "member", grants: ["entries:read"] })).token}` })],
       [
         "a key of another workspace",
         async () => {
-          const other = await t.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
-          return { authorization: `Bearer ${(await createTestKey(t.svc.context, other.id, ["entries:read"])).token}` };
+          const other = await s.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
+          return { authorization: `Bearer ${(await createTestKey(s.svc.context, other.id, ["entries:read"])).token}` };
         },
       ],
     ];
     it.each(cases)("%s → 401 {error: Unauthorized}", async (_name, headers) => {
-      const res = await post(await headers());
-      expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: "Unauthorized" });
+      expect(await listTools(await headers())).toEqual({ status: 401, body: { error: "Unauthorized" } });
     });
 
     it("the SDK client without a valid key fails to connect", async () => {
-      await expect(connectClient(t, "pk_nope")).rejects.toThrow();
+      await expect(connectClient(s.t, "pk_nope")).rejects.toThrow();
     });
 
     it("GET and DELETE answer 405 to a valid key (stateless: no stream, no session); 401 without one", async () => {
-      const key = await createTestKey(t.svc.context, seed.ws.id, ["entries:read"]);
+      const key = await createTestKey(s.svc.context, seed.ws.id, ["entries:read"]);
       for (const method of ["GET", "DELETE"]) {
-        const ok = await fetch(`http://${MCP_HOST}:${t.port}/api/mcp`, { method, headers: { authorization: `Bearer ${key.token}`, accept: "text/event-stream" } });
-        expect(ok.status).toBe(405);
+        const ok = (await s.as(key.token).send(method, "/api/mcp", undefined, { host: MCP_HOST, headers: { accept: "text/event-stream" } })).expectStatus(405);
         expect(ok.headers.get("allow")).toBe("POST");
-        const anon = await fetch(`http://${MCP_HOST}:${t.port}/api/mcp`, { method });
-        expect(anon.status).toBe(401);
+        (await s.send(method, "/api/mcp", undefined, { host: MCP_HOST })).expectStatus(401);
       }
     });
   });

@@ -5,23 +5,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { expect } from "vitest";
+import type { Scenario } from "../helpers/scenario.js";
 import type { TestServer } from "../helpers/server.js";
 import { createTestSession } from "../helpers/credentials.js";
 
 export const MCP_HOST = "127.0.0.1";
 
 /** Workspace `mcp` on 127.0.0.1 with a private `posts` collection holding one published entry and one draft. */
-export async function seedWorkspace(t: TestServer) {
-  const ws = await t.svc.context.workspaces.create({ slug: "mcp", hosts: [MCP_HOST] });
-  const owner = await createTestSession(t.svc.context, ws.id);
-  const call = async (path: string, json: unknown) => {
-    const res = await t.request(path, { method: "POST", host: MCP_HOST, token: owner.token, json });
-    const body = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(201);
-    return body as Record<string, unknown> & { id: string };
-  };
-  await call("/api/dashboard/collections", {
+export async function seedWorkspace(s: Scenario) {
+  const ws = await s.svc.context.workspaces.create({ slug: "mcp", hosts: [MCP_HOST] });
+  const owner = await createTestSession(s.svc.context, ws.id);
+  const create = async (path: string, json: unknown) =>
+    (await s.as(owner.token, { host: MCP_HOST }).post(path, json)).expectStatus(201).body as Record<string, unknown> & { id: string };
+  await create("/api/dashboard/collections", {
     name: "posts",
     access: "private",
     fields: [
@@ -29,8 +25,8 @@ export async function seedWorkspace(t: TestServer) {
       { name: "views", type: "number" },
     ],
   });
-  const published = await call("/api/dashboard/collections/posts/entries", { title: "Live", _status: "published" });
-  const draft = await call("/api/dashboard/collections/posts/entries", { title: "Work in progress" });
+  const published = await create("/api/dashboard/collections/posts/entries", { title: "Live", _status: "published" });
+  const draft = await create("/api/dashboard/collections/posts/entries", { title: "Work in progress" });
   return { ws, owner, published, draft };
 }
 

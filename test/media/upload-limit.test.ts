@@ -5,24 +5,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadMedia } from "../../src/services/media.js";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type ServerScenario } from "../helpers/scenario.js";
 import { dashboardToken } from "../helpers/sessions.js";
 
 describe.each(drivers)("upload limit on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let wsId: string;
   beforeAll(async () => {
-    t = await startTestServer(driver, { uploadLimit: 16 });
-    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    s = await scenario(driver, { uploadLimit: 16 });
+    wsId = (await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it("refuses one byte past the limit over HTTP and through uploadMedia alike", async () => {
-    const token = await dashboardToken(t.svc.context, wsId, "owner");
-    const post = (n: number) => t.request("/api/dashboard/media?filename=a.txt", { method: "POST", body: "x".repeat(n), token, headers: { "content-type": "text/plain" } });
-    expect((await post(17)).status).toBe(413);
-    expect((await post(16)).status).toBe(201);
-    await expect(uploadMedia(t.svc.context, wsId, { filename: "a.txt", bytes: new Uint8Array(17) })).rejects.toMatchObject({ status: 413 });
-    expect(await uploadMedia(t.svc.context, wsId, { filename: "a.txt", bytes: new Uint8Array(16) })).toMatchObject({ size: 16, content_type: expect.stringMatching(/^text\/plain/) });
+    const owner = s.as(await dashboardToken(s.svc.context, wsId, "owner"));
+    const upload = (n: number) => owner.post("/api/dashboard/media?filename=a.txt", undefined, { body: "x".repeat(n), headers: { "content-type": "text/plain" } });
+    (await upload(17)).expectStatus(413);
+    (await upload(16)).expectStatus(201);
+    await expect(uploadMedia(s.svc.context, wsId, { filename: "a.txt", bytes: new Uint8Array(17) })).rejects.toMatchObject({ status: 413 });
+    expect(await uploadMedia(s.svc.context, wsId, { filename: "a.txt", bytes: new Uint8Array(16) })).toMatchObject({ size: 16, content_type: expect.stringMatching(/^text\/plain/) });
   });
 });

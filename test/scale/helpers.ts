@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createService } from "../../src/service.js";
 import { ALL_GRANTS } from "../../src/core/grants.js";
+import { callerAt, type Caller, type CallerDefaults, type Result } from "../helpers/scenario.js";
 import { requestAt, silentLogger } from "../helpers/server.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 
@@ -34,6 +35,8 @@ export interface Instance {
   /** Resolves with the first match of `re` in the output so far or to come. */
   waitForOutput(re: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   request(path: string, init?: Init): Promise<Response>;
+  /** A scenario caller on this process (a bearer token, or none): statuses and bodies, no events. */
+  as(token?: string, defaults?: CallerDefaults): Caller;
   /** Sends `signal` and resolves with the exit code once the process is gone. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -76,6 +79,7 @@ export function startInstance(options: InstanceOptions): Promise<Instance> {
           throw new Error(`no ${re} in the output:\n${out}`);
         },
         request: (path, init) => request(base, path, init),
+        as: (token, defaults) => callerAt(base, token, defaults),
         stop(signal = "SIGTERM") {
           if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
           return exited;
@@ -102,8 +106,7 @@ export async function seedDemo(database: string, dataDir: string): Promise<{ wor
   }
 }
 
-/** The two JSON bodies and statuses of concurrent requests, as `[status, body]` sorted by status. */
-export async function both(...responses: Promise<Response>[]): Promise<[number, any][]> {
-  const done = await Promise.all(responses.map(async (r) => ((res) => res.json().then((b) => [res.status, b] as [number, any]))(await r)));
-  return done.sort((x, y) => x[0] - y[0]);
+/** The statuses and bodies of concurrent requests, as `[status, body]` sorted by status. */
+export async function both(...results: Promise<Result>[]): Promise<[number, any][]> {
+  return (await Promise.all(results)).map((r) => [r.status, r.body] as [number, any]).sort((x, y) => x[0] - y[0]);
 }

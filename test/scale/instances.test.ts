@@ -52,65 +52,56 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + R
 
   it("/readyz checks the database and Redis on both", async () => {
     for (const x of [a, b]) {
-      const res = await x.request("/readyz", { host: "lb.internal" });
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ ok: true, checks: { database: "ok", redis: "ok" } });
+      expect(await x.as(undefined, { host: "lb.internal" }).get("/readyz")).toEqual({ status: 200, body: { ok: true, checks: { database: "ok", redis: "ok" } } });
     }
   });
 
   it("a write on A is read on B, and the other way round", async () => {
-    const created = await a.request("/api/dashboard/collections", {
-      method: "POST",
-      token: key,
-      json: { name: "posts", fields: [{ name: "title", type: "string", required: true }], access: "public" },
-    });
-    expect(created.status).toBe(201);
-    const entry = await (await a.request("/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: "hello", _status: "published" } })).json();
-    const onB = await (await b.request("/api/v1/posts")).json();
+    (await a.as(key).post("/api/dashboard/collections", { name: "posts", fields: [{ name: "title", type: "string", required: true }], access: "public" })).expectStatus(201);
+    const entry = (await a.as(key).post("/api/dashboard/collections/posts/entries", { title: "hello", _status: "published" })).expectStatus(201).body;
+    const onB = (await b.as().get("/api/v1/posts")).expectStatus(200).body;
     expect(onB.data.map((e: { id: string; title: string }) => [e.id, e.title])).toEqual([[entry.id, "hello"]]);
-    expect((await b.request(`/api/dashboard/collections/posts/entries/${entry.id}`, { method: "PATCH", token: key, json: { title: "edited on B" } })).status).toBe(200);
-    expect((await (await a.request(`/api/v1/posts/${entry.id}`)).json()).data.title).toBe("edited on B");
+    (await b.as(key).patch(`/api/dashboard/collections/posts/entries/${entry.id}`, { title: "edited on B" })).expectStatus(200);
+    (await a.as().get(`/api/v1/posts/${entry.id}`)).expectStatus(200).expectBody({ data: { title: "edited on B" } });
   });
 
   it("media uploaded through A is served by B (blobs on a shared driver)", async () => {
     const bytes = randomBytes(2048);
-    const up = await a.request("/api/dashboard/media?filename=blob.bin", { method: "POST", token: key, headers: { "content-type": "application/octet-stream" }, body: bytes });
-    expect(up.status).toBe(201);
-    const { id } = await up.json();
+    const up = await a.as(key).post("/api/dashboard/media?filename=blob.bin", undefined, { headers: { "content-type": "application/octet-stream" }, body: bytes });
+    const { id } = up.expectStatus(201).body;
+    // Raw bytes: compared as the bytes received, not as text.
     const got = await b.request(`/api/v1/media/${id}`);
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
-    expect([200, 204]).toContain((await b.request(`/api/dashboard/media/${id}`, { method: "DELETE", token: key })).status);
-    expect((await a.request(`/api/v1/media/${id}`)).status).toBe(404);
+    expect([200, 204]).toContain((await b.as(key).delete(`/api/dashboard/media/${id}`)).status);
+    (await a.as().get(`/api/v1/media/${id}`)).expectStatus(404);
   });
 
   it("a site deploy and a rollback through A are served by B at once", async () => {
     const deploy = async (version: string) => {
-      const res = await a.request("/api/dashboard/site/deploys", { method: "POST", token: key, headers: { "content-type": "application/gzip" }, body: Buffer.from(await packSite(siteFiles(version))) });
-      expect(res.status).toBe(201);
+      (await a.as(key).post("/api/dashboard/site/deploys", undefined, { headers: { "content-type": "application/gzip" }, body: Buffer.from(await packSite(siteFiles(version))) })).expectStatus(201);
     };
-    const home = async (x: Instance) => (await x.request("/")).text();
+    const home = async (x: Instance) => (await x.as().get("/")).text;
     await deploy("v1");
     expect(await home(b)).toContain("home v1");
     await deploy("v2");
     expect(await home(b)).toContain("home v2");
-    expect((await a.request("/api/dashboard/site/rollback", { method: "POST", token: key, json: {} })).status).toBe(200);
+    (await a.as(key).post("/api/dashboard/site/rollback", {})).expectStatus(200);
     expect(await home(b)).toContain("home v1");
   });
 
   it("a key revoked on A is refused by B on the very next request", async () => {
-    const created = await (await a.request("/api/dashboard/keys", { method: "POST", token: owner, json: { name: "short-lived", grants: ["entries:read"] } })).json();
+    const created = (await a.as(owner).post("/api/dashboard/keys", { name: "short-lived", grants: ["entries:read"] })).expectStatus(201).body;
     // Used twice on each: both instances hold the key in their in-process key cache.
-    for (const x of [a, b, a, b]) expect((await x.request("/api/dashboard/collections/posts/entries", { token: created.value })).status).toBe(200);
-    expect((await a.request(`/api/dashboard/keys/${created.id}`, { method: "DELETE", token: owner })).status).toBe(200);
-    const refused = await b.request("/api/dashboard/collections/posts/entries", { token: created.value });
-    expect(refused.status).toBe(401);
-    expect((await a.request("/api/dashboard/collections/posts/entries", { token: created.value })).status).toBe(401);
+    for (const x of [a, b, a, b]) (await x.as(created.value).get("/api/dashboard/collections/posts/entries")).expectStatus(200);
+    (await a.as(owner).delete(`/api/dashboard/keys/${created.id}`)).expectStatus(200);
+    (await b.as(created.value).get("/api/dashboard/collections/posts/entries")).expectStatus(401);
+    (await a.as(created.value).get("/api/dashboard/collections/posts/entries")).expectStatus(401);
   });
 
   it("a key's grants changed in the database apply on the very next request on both instances", async () => {
-    const created = await (await a.request("/api/dashboard/keys", { method: "POST", token: owner, json: { name: "regrant", grants: ["entries:read"] } })).json();
-    const list = (x: Instance) => x.request("/api/dashboard/collections/posts/entries", { token: created.value });
+    const created = (await a.as(owner).post("/api/dashboard/keys", { name: "regrant", grants: ["entries:read"] })).expectStatus(201).body;
+    const list = (x: Instance) => x.as(created.value).get("/api/dashboard/collections/posts/entries");
     for (const x of [a, b, a, b]) expect((await list(x)).status).toBe(200);
     await query("UPDATE api_keys SET grants = $1 WHERE id = $2", [JSON.stringify(["media:read"]), created.id]);
     expect((await list(b)).status).toBe(403);
@@ -121,8 +112,8 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + R
   });
 
   it("last_used_at is written once per minute per key across both instances", async () => {
-    const created = await (await a.request("/api/dashboard/keys", { method: "POST", token: owner, json: { name: "busy", grants: ["entries:read"] } })).json();
-    const list = (x: Instance) => x.request("/api/dashboard/collections/posts/entries", { token: created.value });
+    const created = (await a.as(owner).post("/api/dashboard/keys", { name: "busy", grants: ["entries:read"] })).expectStatus(201).body;
+    const list = (x: Instance) => x.as(created.value).get("/api/dashboard/collections/posts/entries");
     const first = await Promise.all(Array.from({ length: 20 }, (_, i) => list(i % 2 ? a : b)));
     expect(first.every((r) => r.status === 200)).toBe(true);
     // The write is fire-and-forget, off the response path: wait for it rather than for a fixed time.
@@ -146,12 +137,12 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + R
   it("sign-in rate limits are shared: the 11th attempt on one account is refused whichever instance gets it", async () => {
     const email = `throttled-${randomBytes(4).toString("hex")}@example.com`;
     const password = "correct horse battery staple";
-    expect((await a.request("/api/dashboard/members", { method: "POST", token: owner, json: { email, password, role: "member" } })).status).toBe(201);
+    (await a.as(owner).post("/api/dashboard/members", { email, password, role: "member" })).expectStatus(201);
     // Client addresses of this run only, so the shared per-address counters of other runs are untouched.
     const address = () => ({ "x-forwarded-for": `10.${[0, 0, 0].map(() => 1 + Math.floor(Math.random() * 250)).join(".")}` });
     const [attacker, elsewhere] = [address(), address()];
     const attempt = (x: Instance, pw = "wrong password here", headers = attacker) =>
-      x.request("/api/dashboard/login", { method: "POST", headers, json: { email, password: pw } });
+      x.as().post("/api/dashboard/login", { email, password: pw }, { headers });
     for (let i = 0; i < 10; i++) expect((await attempt(i % 2 ? a : b)).status).toBe(401);
     const refused = await attempt(a);
     expect(refused.status).toBe(429);
@@ -166,25 +157,23 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("two instances on PostgreSQL + R
     for (let round = 0; round < 3; round++) {
       const json = { name: `race${round}`, fields: [{ name: "title", type: "string" }], access: "public" };
       const results = await both(
-        a.request("/api/dashboard/collections", { method: "POST", token: key, json }),
-        b.request("/api/dashboard/collections", { method: "POST", token: key, json }),
+        a.as(key).post("/api/dashboard/collections", json),
+        b.as(key).post("/api/dashboard/collections", json),
       );
       expect(results.map(([s]) => s)).toEqual([201, 409]);
       expect(results[1][1].error).toMatch(new RegExp(`race${round}`));
     }
     const email = "same@example.com";
     const members = await both(
-      ...[a, b].map((x) => x.request("/api/dashboard/members", { method: "POST", token: owner, json: { email, password: "correct horse battery staple", role: "member" } })),
+      ...[a, b].map((x) => x.as(owner).post("/api/dashboard/members", { email, password: "correct horse battery staple", role: "member" })),
     );
     expect(members.map(([s]) => s)).toEqual([201, 409]);
   });
 
   it("two saves of one entry on A and B within 0.5 s deliver ONE content.updated with the latest state", async () => {
-    const hook = await a.request("/api/dashboard/webhooks", { method: "POST", token: owner, json: { url: receiver.url(), events: ["content.updated"] } });
-    expect(hook.status).toBe(201);
-    const entry = await (await b.request("/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: "v0" } })).json();
-    const patch = (x: Instance, title: string) =>
-      x.request(`/api/dashboard/collections/posts/entries/${entry.id}`, { method: "PATCH", token: key, json: { title } });
+    (await a.as(owner).post("/api/dashboard/webhooks", { url: receiver.url(), events: ["content.updated"] })).expectStatus(201);
+    const entry = (await b.as(key).post("/api/dashboard/collections/posts/entries", { title: "v0" })).expectStatus(201).body;
+    const patch = (x: Instance, title: string) => x.as(key).patch(`/api/dashboard/collections/posts/entries/${entry.id}`, { title });
     expect((await patch(a, "v1 on A")).status).toBe(200);
     await sleep(150);
     expect((await patch(b, "v2 on B")).status).toBe(200);

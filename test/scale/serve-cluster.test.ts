@@ -36,8 +36,7 @@ describe.runIf(builtCli).each(setups)("svc serve --cluster 2 on %s", (driver) =>
     });
     key = (await primary.waitForOutput(/API key\s+(pk_[0-9a-f]+)/))[1];
     const [, email, password] = await primary.waitForOutput(/owner sign-in\s+(\S+) \/ (\S+)/);
-    const login = await primary.request("/api/dashboard/login", { method: "POST", json: { email, password } });
-    owner = (await login.json()).access_token;
+    owner = (await primary.as().post("/api/dashboard/login", { email, password })).expectStatus(200).body.access_token;
   });
   afterAll(async () => {
     if (primary && primary.proc.exitCode === null) await primary.stop("SIGKILL");
@@ -49,26 +48,23 @@ describe.runIf(builtCli).each(setups)("svc serve --cluster 2 on %s", (driver) =>
     expect(primary.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(2 workers\)/);
     expect(primary.output().match(/API key/g)).toHaveLength(1);
     expect(children(primary.proc.pid!)).toHaveLength(2);
-    expect((await primary.request("/readyz", { host: "lb" })).status).toBe(200);
+    (await primary.as(undefined, { host: "lb" }).get("/readyz")).expectStatus(200);
   });
 
   it("concurrent writers on both workers all succeed", async () => {
     const fields = [{ name: "title", type: "string", required: true }];
-    expect((await primary.request("/api/dashboard/collections", { method: "POST", token: key, json: { name: "posts", fields, access: "public" } })).status).toBe(201);
-    const created = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => primary.request("/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: `t${i}` } })),
-    );
+    const writer = primary.as(key);
+    (await writer.post("/api/dashboard/collections", { name: "posts", fields, access: "public" })).expectStatus(201);
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => writer.post("/api/dashboard/collections/posts/entries", { title: `t${i}` })));
     expect(created.map((r) => r.status)).toEqual(Array(40).fill(201));
-    const list = await (await primary.request("/api/dashboard/collections/posts/entries?limit=100", { token: key })).json();
-    expect(list.meta.total).toBe(40);
+    (await writer.get("/api/dashboard/collections/posts/entries?limit=100")).expectStatus(200).expectBody({ meta: { total: 40 } });
   });
 
   it("SIGTERM flushes a debounced delivery, stops both workers, and the primary exits 0", async () => {
-    const hook = await (await primary.request("/api/dashboard/webhooks", { method: "POST", token: owner, json: { url: receiver.url(), events: ["content.updated"] } })).json();
-    expect((await primary.request(`/api/dashboard/webhooks/${hook.id}/settings`, { method: "PUT", token: owner, json: { debounce_ms: 60_000 } })).status).toBe(200);
-    const entry = await (await primary.request("/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: "before" } })).json();
-    const patched = await primary.request(`/api/dashboard/collections/posts/entries/${entry.id}`, { method: "PATCH", token: key, json: { title: "flushed on close" } });
-    expect(patched.status).toBe(200);
+    const hook = (await primary.as(owner).post("/api/dashboard/webhooks", { url: receiver.url(), events: ["content.updated"] })).expectStatus(201).body;
+    (await primary.as(owner).put(`/api/dashboard/webhooks/${hook.id}/settings`, { debounce_ms: 60_000 })).expectStatus(200);
+    const entry = (await primary.as(key).post("/api/dashboard/collections/posts/entries", { title: "before" })).expectStatus(201).body;
+    (await primary.as(key).patch(`/api/dashboard/collections/posts/entries/${entry.id}`, { title: "flushed on close" })).expectStatus(200);
     await sleep(800); // past the 0.5 s coalescing: the delivery now waits in a 60 s debounce window
     expect(receiver.requests).toHaveLength(0);
     const workers = children(primary.proc.pid!);

@@ -37,8 +37,8 @@ describe.runIf(PG_URL && REDIS_URL && builtCli)("concurrent start on an empty Po
     const printed = instances.map((i) => /API key\s+(pk_[0-9a-f]+)/.exec(i.output())?.[1]).filter(Boolean);
     expect(printed).toHaveLength(1);
     for (const i of instances) {
-      expect((await i.request("/readyz", { host: "any" })).status).toBe(200);
-      expect((await i.request("/api/dashboard/collections", { token: printed[0] })).status).toBe(200);
+      (await i.as(undefined, { host: "any" }).get("/readyz")).expectStatus(200);
+      (await i.as(printed[0]).get("/api/dashboard/collections")).expectStatus(200);
     }
   });
 });

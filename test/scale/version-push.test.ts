@@ -7,20 +7,33 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createService } from "../../src/service.js";
+import { createService, type Service } from "../../src/service.js";
 import { openDatabase } from "../../src/storage/open.js";
 import type { Sql } from "../../src/storage/sql.js";
 import { createEntry } from "../../src/services/entries.js";
 import { createTestDatabase, PG_URL, type TestDatabase } from "../helpers/database.js";
-import { serveService, silentLogger, type ServedService } from "../helpers/server.js";
+import { scenario } from "../helpers/scenario.js";
+import { serveService, silentLogger } from "../helpers/server.js";
 import { createTestKey } from "../helpers/credentials.js";
 import { dashboardToken } from "../helpers/sessions.js";
 
 /** Generous: the notification normally arrives within milliseconds (see the printed figures). */
 const BOUND_MS = 2000;
 
-type Instance = ServedService;
-const serve = serveService;
+/** A service served over real HTTP, and a scenario asking it. */
+async function serve(svc: Service) {
+  const served = await serveService(svc);
+  const s = await scenario(served);
+  return {
+    svc,
+    s,
+    async close() {
+      await s.close();
+      await served.close();
+    },
+  };
+}
+type Instance = Awaited<ReturnType<typeof serve>>;
 
 /** `sql` counting the statements it runs (LISTEN traffic is on its own connection, not counted). */
 function counting(sql: Sql): Sql & { count: number } {
@@ -59,13 +72,13 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
   let owner: string;
   const common = () => ({ dataDir: db.dataDir, blobs: "memory:", secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
   const total = async (x: Instance, host?: string) => {
-    const res = await x.request("/api/v1/posts?limit=1", { host });
-    return res.status === 200 ? ((await res.json()).meta.total as number) : -res.status;
+    const res = await x.s.get("/api/v1/posts?limit=1", { host });
+    return res.status === 200 ? (res.body.meta.total as number) : -res.status;
   };
   /** Statements `x` ran for one public read (A only: its Sql counts). */
   const statementsFor = async (path: string) => {
     const before = counted.count;
-    expect((await a.request(path)).status).toBe(200);
+    (await a.s.get(path)).expectStatus(200);
     return counted.count - before;
   };
 
@@ -77,8 +90,7 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
     wsId = (await a.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
     owner = await dashboardToken(a.svc.context, wsId, "owner");
     for (const [name, access] of [["posts", "public"], ["secret", "private"]]) {
-      const res = await a.request("/api/dashboard/collections", { method: "POST", token: owner, json: { name, access, fields: [{ name: "title", type: "string" }] } });
-      expect(res.status).toBe(201);
+      (await a.s.as(owner).post("/api/dashboard/collections", { name, access, fields: [{ name: "title", type: "string" }] })).expectStatus(201);
     }
     await createEntry(a.svc.context, wsId, "posts", { title: "first", _status: "published" }, wsId);
     await createEntry(a.svc.context, wsId, "secret", { title: "s", _status: "published" }, wsId);
@@ -102,9 +114,9 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
     expect(counts.at(-1)).toBe(1);
     // A credential is never checked against a pushed copy: the tenant is read with it.
     const key = (await createTestKey(a.svc.context, wsId, ["entries:read"])).token;
-    await a.request("/api/v1/secret", { token: key });
+    await a.s.as(key).get("/api/v1/secret");
     const before = counted.count;
-    expect((await a.request("/api/v1/secret", { token: key })).status).toBe(200);
+    (await a.s.as(key).get("/api/v1/secret")).expectStatus(200);
     expect(counted.count - before).toBeGreaterThan(0);
   });
 
@@ -113,7 +125,7 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
       const was = await total(a);
       await total(a); // cached again, tenant included
       if (i % 2) await createEntry(a.svc.context, wsId, "posts", { title: `a${i}`, _status: "published" }, wsId);
-      else expect((await a.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json: { title: `a${i}`, _status: "published" } })).status).toBe(201);
+      else (await a.s.as(owner).post("/api/dashboard/collections/posts/entries", { title: `a${i}`, _status: "published" })).expectStatus(201);
       expect(await total(a)).toBe(was + 1);
     }
   });
@@ -135,9 +147,9 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
 
   it("refuses a key revoked on one instance on the very next request on the other", async () => {
     const { id, token } = await createTestKey(a.svc.context, wsId, ["entries:read"]);
-    for (let i = 0; i < 3; i++) expect((await b.request("/api/v1/secret", { token })).status).toBe(200);
-    expect((await a.request(`/api/dashboard/keys/${id}`, { method: "DELETE", token: owner })).status).toBe(200);
-    expect((await b.request("/api/v1/secret", { token })).status).toBe(401);
+    for (let i = 0; i < 3; i++) (await b.s.as(token).get("/api/v1/secret")).expectStatus(200);
+    (await a.s.as(owner).delete(`/api/dashboard/keys/${id}`)).expectStatus(200);
+    (await b.s.as(token).get("/api/v1/secret")).expectStatus(401);
   });
 
   it("follows host changes: at once on the writer, within the bound elsewhere", async () => {
@@ -181,10 +193,10 @@ describe.runIf(PG_URL)("version push on PostgreSQL", () => {
     const off = counting(await openDatabase(db.url));
     const c = await serve(await createService({ ...common(), database: off, versionPush: false }));
     try {
-      for (let i = 0; i < 5; i++) await c.request("/api/v1/posts");
+      for (let i = 0; i < 5; i++) await c.s.get("/api/v1/posts");
       await new Promise((r) => setTimeout(r, 1100)); // a heartbeat would have come back by now
       const before = off.count;
-      expect((await c.request("/api/v1/posts")).status).toBe(200);
+      (await c.s.get("/api/v1/posts")).expectStatus(200);
       expect(off.count - before).toBeGreaterThan(0);
     } finally {
       await c.close();

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { Pax } from "tar";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Result, type ServerScenario } from "../helpers/scenario.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { packSite, rawTar } from "./fixtures.js";
 import { uploadFromChild } from "./upload.js";
@@ -17,23 +17,22 @@ import { uploadFromChild } from "./upload.js";
 const READ_BOUND_MS = 500;
 
 describe.each(drivers)("site deploy decompression bombs on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let owner: string;
   const deploy = (body: Uint8Array) =>
-    t.request("/api/dashboard/site/deploys", { method: "POST", body: body as BodyInit, token: owner, headers: { "content-type": "application/gzip" } });
+    s.as(owner).post("/api/dashboard/site/deploys", undefined, { body: body as BodyInit, headers: { "content-type": "application/gzip" } });
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
-    const other = await t.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
-    owner = await dashboardToken(t.svc.context, ws.id, "owner");
-    const otherOwner = await dashboardToken(t.svc.context, other.id, "owner");
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    const other = await s.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
+    owner = await dashboardToken(s.svc.context, ws.id, "owner");
+    const otherOwner = await dashboardToken(s.svc.context, other.id, "owner");
     const body = await packSite({ "index.html": "<p>other</p>" });
-    const res = await t.request("/api/dashboard/site/deploys", { method: "POST", body: body as BodyInit, token: otherOwner, host: "other.localhost" });
-    expect(res.status).toBe(201);
+    (await s.as(otherOwner, { host: "other.localhost" }).post("/api/dashboard/site/deploys", undefined, { body: body as BodyInit })).expectStatus(201);
     expect((await deploy(await packSite({ "index.html": "<p>live</p>" }))).status).toBe(201);
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   /** Runs `work` while reading the other workspace's home page back to back; the slowest read, ms. */
   async function slowestReadDuring(work: () => Promise<unknown>): Promise<{ slowest: number; reads: number }> {
@@ -43,8 +42,7 @@ describe.each(drivers)("site deploy decompression bombs on %s", (driver) => {
     const reader = (async () => {
       while (running) {
         const started = performance.now();
-        const res = await t.request("/", { host: "other.localhost" });
-        expect(await res.text()).toBe("<p>other</p>");
+        expect((await s.get("/", { host: "other.localhost" })).text).toBe("<p>other</p>");
         slowest = Math.max(slowest, performance.now() - started);
         reads++;
         await new Promise((r) => setTimeout(r, 10));
@@ -65,14 +63,14 @@ describe.each(drivers)("site deploy decompression bombs on %s", (driver) => {
     const inner = gzipSync(rawTar(Array.from({ length: 48 }, (_, i) => ({ path: `zeros${i}.html`, body: mib })), false), { level: 9 });
     const bomb = gzipSync(inner, { level: 9 });
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
-    let res: Response | undefined;
+    let res: Result | undefined;
     const started = performance.now();
     const { slowest } = await slowestReadDuring(async () => (res = await deploy(bomb)));
     expect(performance.now() - started).toBeLessThan(2000);
     expect(res!.status).toBe(415);
-    expect((await res!.json()).error).toMatch(/compressed twice \(gzip inside gzip\)/);
+    expect(res!.body.error).toMatch(/compressed twice \(gzip inside gzip\)/);
     expect(slowest).toBeLessThan(READ_BOUND_MS);
-    expect(await (await t.request("/")).text()).toBe("<p>live</p>");
+    expect((await s.get("/")).text).toBe("<p>live</p>");
   });
 
   it("counts every inflated byte against the cap, headers included (413)", async () => {
@@ -80,7 +78,7 @@ describe.each(drivers)("site deploy decompression bombs on %s", (driver) => {
     const entry = Buffer.concat([new Pax({ comment: "x".repeat(60_000), path: "a.txt", mtime: new Date(0) }).encode(), rawTar([{ path: "a.txt", body: "a" }], false).subarray(0, 1024)]);
     const res = await deploy(gzipSync(Buffer.concat(Array.from({ length: 1200 }, () => entry)), { level: 9 }));
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: expect.stringMatching(/expands to more than the limit/), limit: t.svc.context.options.uploadLimit });
+    expect(res.body).toEqual({ error: expect.stringMatching(/expands to more than the limit/), limit: s.svc.context.options.uploadLimit });
   });
 
   it("stops reading at the end of the archive: padding after it is never inflated", async () => {
@@ -90,7 +88,7 @@ describe.each(drivers)("site deploy decompression bombs on %s", (driver) => {
     const res = await deploy(padded);
     expect(res.status).toBe(201);
     expect(performance.now() - started).toBeLessThan(3000);
-    expect(await (await t.request("/")).text()).toBe("<p>padded</p>");
+    expect((await s.get("/")).text).toBe("<p>padded</p>");
   });
 
   it.each<[string, Uint8Array, RegExp]>([
@@ -102,7 +100,7 @@ describe.each(drivers)("site deploy decompression bombs on %s", (driver) => {
   ])("refuses %s (415)", async (_name, body, why) => {
     const res = await deploy(body);
     expect(res.status).toBe(415);
-    expect((await res.json()).error).toMatch(why);
+    expect(res.body.error).toMatch(why);
   });
 
   it("keeps other workspaces answering while a large deploy is processed", async () => {
@@ -113,12 +111,12 @@ describe.each(drivers)("site deploy decompression bombs on %s", (driver) => {
     const archive = await packSite(files);
     let res: { status: number; body: string } | undefined;
     const started = performance.now();
-    const { slowest, reads } = await slowestReadDuring(async () => (res = await uploadFromChild(t.port, owner, archive)));
+    const { slowest, reads } = await slowestReadDuring(async () => (res = await uploadFromChild(s.t.port, owner, archive)));
     const took = performance.now() - started;
     expect(res!.status).toBe(201);
     expect(JSON.parse(res!.body).file_count).toBe(2001);
     expect(reads).toBeGreaterThan(3);
     expect(slowest, `slowest read ${slowest.toFixed(0)} ms during a ${took.toFixed(0)} ms deploy`).toBeLessThan(READ_BOUND_MS);
-    expect(await (await t.request("/")).text()).toBe("<p>large</p>");
+    expect((await s.get("/")).text).toBe("<p>large</p>");
   });
 });

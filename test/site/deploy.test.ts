@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type ServerScenario } from "../helpers/scenario.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { deploySite } from "../../src/services/sites.js";
 import { packSite, rawTar, type RawEntry } from "./fixtures.js";
@@ -12,20 +12,20 @@ import { packSite, rawTar, type RawEntry } from "./fixtures.js";
 const LIMIT = 4096;
 
 describe.each(drivers)("site deploy safety on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let wsId: string;
   let owner: string;
   const deploy = (body: Uint8Array, token = owner, type = "application/gzip") =>
-    t.request("/api/dashboard/site/deploys", { method: "POST", body: body as BodyInit, token, headers: { "content-type": type } });
-  const siteKeys = async () => (await t.svc.context.blobs.getKeys("site")).length;
+    s.as(token).post("/api/dashboard/site/deploys", undefined, { body: body as BodyInit, headers: { "content-type": type } });
+  const siteKeys = async () => (await s.svc.context.blobs.getKeys("site")).length;
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { uploadLimit: LIMIT });
-    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
-    owner = await dashboardToken(t.svc.context, wsId, "owner");
+    s = await scenario(driver, { uploadLimit: LIMIT });
+    wsId = (await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = await dashboardToken(s.svc.context, wsId, "owner");
     expect((await deploy(await packSite({ "index.html": "<p>good</p>" }))).status).toBe(201);
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it.each<[string, RawEntry[], string, RegExp]>([
     ["a ../x entry", [{ path: "index.html", body: "ok" }, { path: "../x", body: "evil" }], "../x", /'\.\.' segments/],
@@ -40,32 +40,32 @@ describe.each(drivers)("site deploy safety on %s", (driver) => {
     const before = await siteKeys();
     const res = await deploy(rawTar(entries));
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = res.body;
     expect(body.entry).toBe(entry);
     expect(body.error).toContain(JSON.stringify(entry));
     expect(body.error).toMatch(why);
     expect(await siteKeys()).toBe(before);
-    expect(await (await t.request("/")).text()).toBe("<p>good</p>");
+    expect((await s.get("/")).text).toBe("<p>good</p>");
   });
 
   it("accepts directories and a plain (uncompressed) tar", async () => {
     const res = await deploy(rawTar([{ path: "docs/", type: "Directory" }, { path: "./docs/index.html", body: "docs" }], false), owner, "application/x-tar");
-    expect([res.status, (await res.json()).file_count]).toEqual([201, 1]);
-    expect(await (await t.request("/docs/")).text()).toBe("docs");
+    expect([res.status, res.body.file_count]).toEqual([201, 1]);
+    expect((await s.get("/docs/")).text).toBe("docs");
   });
 
   it("accepts long paths written with PAX headers by tar", async () => {
     const long = `${"deep/".repeat(30)}page.html`;
     const res = await deploy(await packSite({ [long]: "deep" }));
     expect(res.status).toBe(201);
-    expect(await (await t.request(`/${long}`)).text()).toBe("deep");
+    expect((await s.get(`/${long}`)).text).toBe("deep");
   });
 
   it("serves files named __proto__ and constructor like any other", async () => {
     const res = await deploy(rawTar([{ path: "index.html", body: "home" }, { path: "__proto__", body: "proto" }, { path: "constructor", body: "ctor" }]));
     expect(res.status).toBe(201);
-    expect(await (await t.request("/__proto__")).text()).toBe("proto");
-    expect(await (await t.request("/constructor")).text()).toBe("ctor");
+    expect((await s.get("/__proto__")).text).toBe("proto");
+    expect((await s.get("/constructor")).text).toBe("ctor");
   });
 
   it.each([
@@ -82,7 +82,7 @@ describe.each(drivers)("site deploy safety on %s", (driver) => {
   });
 
   it("caps the upload (413), the expanded total (413), each file and the entry count", async () => {
-    const live = async () => (await t.svc.context.sql.get<{ deploy_id: string }>("SELECT deploy_id FROM site_live WHERE workspace_id = ?", [wsId]))?.deploy_id;
+    const live = async () => (await s.svc.context.sql.get<{ deploy_id: string }>("SELECT deploy_id FROM site_live WHERE workspace_id = ?", [wsId]))?.deploy_id;
     const before = await live();
     const noisy = new Uint8Array(LIMIT + 100).map((_, i) => (i * 7919) % 251);
     const over = await deploy(noisy);
@@ -91,10 +91,10 @@ describe.each(drivers)("site deploy safety on %s", (driver) => {
     expect(bomb.byteLength).toBeLessThan(LIMIT);
     const res = await deploy(bomb);
     expect(res.status).toBe(413);
-    expect((await res.json()).limit).toBe(LIMIT);
+    expect(res.body.limit).toBe(LIMIT);
     const two = rawTar([{ path: "a.txt", body: "x".repeat(3000) }, { path: "b.txt", body: "y".repeat(3000) }]);
     expect((await deploy(two)).status).toBe(413);
-    const ctx = t.svc.context;
+    const ctx = s.svc.context;
     await expect(deploySite(ctx, wsId, rawTar([{ path: "big.txt", body: "x".repeat(11) }]), { maxFileBytes: 10 })).rejects.toMatchObject({ status: 413, details: { entry: "big.txt" } });
     await expect(deploySite(ctx, wsId, rawTar([{ path: "a" }, { path: "b" }, { path: "c" }]), { maxEntries: 2 })).rejects.toMatchObject({ status: 413 });
     expect(await live()).toBe(before);
@@ -110,22 +110,21 @@ describe.each(drivers)("site deploy safety on %s", (driver) => {
     ["sites:write rolls back", ["sites:write"], "rollback", 200, undefined],
     ["media:write cannot deploy", ["media:write"], "deploy", 403, "sites:write"],
   ])("key: %s", async (_name, grants, op, status, missing) => {
-    const key = await apiKey(t.svc.context, wsId, grants);
+    const key = await apiKey(s.svc.context, wsId, grants);
     const res =
       op === "list"
-        ? await t.request("/api/dashboard/site/deploys", { token: key })
+        ? await s.as(key).get("/api/dashboard/site/deploys")
         : op === "deploy"
           ? await deploy(await packSite({ "index.html": "<p>good</p>" }), key)
-          : await t.request("/api/dashboard/site/rollback", { method: "POST", token: key, json: {} });
+          : await s.as(key).post("/api/dashboard/site/rollback", {});
     expect(res.status).toBe(status);
-    if (missing) expect(await res.json()).toEqual({ error: `Missing grant: ${missing}`, grant: missing });
+    if (missing) expect(res.body).toEqual({ error: `Missing grant: ${missing}`, grant: missing });
   });
 
   it("checks members like keys and answers 401 without a credential", async () => {
-    const member = await dashboardToken(t.svc.context, wsId, "member", ["sites:read"]);
-    expect((await t.request("/api/dashboard/site/deploys", { token: member })).status).toBe(200);
+    const member = await dashboardToken(s.svc.context, wsId, "member", ["sites:read"]);
+    (await s.as(member).get("/api/dashboard/site/deploys")).expectStatus(200);
     expect((await deploy(rawTar([{ path: "a.html", body: "a" }]), member)).status).toBe(403);
-    const anon = await t.request("/api/dashboard/site/deploys");
-    expect([anon.status, await anon.json()]).toEqual([401, { error: "Unauthorized" }]);
+    expect(await s.get("/api/dashboard/site/deploys")).toEqual({ status: 401, body: { error: "Unauthorized" } });
   });
 });

@@ -11,7 +11,8 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createService } from "../../src/service.js";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/database.js";
-import { requestAt, silentLogger } from "../helpers/server.js";
+import { callerAt } from "../helpers/scenario.js";
+import { silentLogger } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { rawTar } from "./fixtures.js";
 
@@ -62,11 +63,8 @@ describe.runIf(built).each(drivers)("deploy memory on %s", (driver) => {
   let child: Child;
   const owners: string[] = [];
   const deploy = (i: number, body: Uint8Array) =>
-    requestAt(`http://127.0.0.1:${child.port}`, "/api/dashboard/site/deploys", {
-      method: "POST",
+    callerAt(`http://127.0.0.1:${child.port}`, owners[i], { host: `w${i}.localhost` }).post("/api/dashboard/site/deploys", undefined, {
       body: body as BodyInit,
-      token: owners[i],
-      host: `w${i}.localhost`,
       headers: { "content-type": "application/gzip" },
     });
 
@@ -90,8 +88,7 @@ describe.runIf(built).each(drivers)("deploy memory on %s", (driver) => {
 
   it(`raises the peak resident set by less than ${BOUND_MB} MB for ${DEPLOYS} concurrent 48 MiB gzip bombs`, async () => {
     // Every module a deploy loads, loaded before the baseline.
-    const warm = await deploy(0, rawTar([{ path: "index.html", body: "<p>warm</p>" }]));
-    expect(warm.status).toBe(201);
+    (await deploy(0, rawTar([{ path: "index.html", body: "<p>warm</p>" }]))).expectStatus(201);
     const mib = "\0".repeat(1024 * 1024);
     const bomb = gzipSync(rawTar(Array.from({ length: 48 }, (_, i) => ({ path: `zeros${i}.bin`, body: mib })), false), { level: 9 });
     expect(bomb.byteLength).toBeLessThan(64 * 1024);

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
 import { drivers } from "../helpers/database.js";
-import { silentLogger, startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type ServerScenario } from "../helpers/scenario.js";
+import { silentLogger, type TestServer } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { createService, type Service } from "../../src/service.js";
 import { packSite, siteFiles } from "./fixtures.js";
@@ -24,34 +25,28 @@ function rawGet(t: TestServer, path: string): Promise<{ status: number; body: st
 }
 
 describe.each(drivers)("static site serving on %s", (driver) => {
-  let t: TestServer;
-  let owner: string;
+  let s: ServerScenario;
+  let owner: Caller;
   let second: Service;
-  const deploy = async (body: Uint8Array) => t.request("/api/dashboard/site/deploys", { method: "POST", body: body as BodyInit, token: owner, headers: { "content-type": "application/gzip" } });
-  const rollback = (json: unknown = {}) => t.request("/api/dashboard/site/rollback", { method: "POST", json, token: owner });
-  const page = async (path: string, init: RequestInit = {}) => {
-    const res = await t.request(path, init);
-    return { status: res.status, body: await res.text(), headers: res.headers };
-  };
-  const deploys = async () => (await (await t.request("/api/dashboard/site/deploys", { token: owner })).json()).data as { id: string; live: boolean }[];
+  const deploy = (body: Uint8Array, caller = owner) => caller.post("/api/dashboard/site/deploys", undefined, { body: body as BodyInit, headers: { "content-type": "application/gzip" } });
+  const rollback = (json: unknown = {}) => owner.post("/api/dashboard/site/rollback", json);
+  const deploys = async () => (await owner.get("/api/dashboard/site/deploys")).expectStatus(200).body.data as { id: string; live: boolean }[];
 
   beforeAll(async () => {
-    t = await startTestServer(driver);
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
-    await t.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
-    owner = await dashboardToken(t.svc.context, ws.id, "owner");
+    s = await scenario(driver);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    await s.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
+    owner = s.as(await dashboardToken(s.svc.context, ws.id, "owner"));
     // A second instance on the same database and blob store, as behind a load balancer.
-    second = await createService({ dataDir: t.db.dataDir, database: t.db.url, blobs: t.svc.context.blobs, secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
+    second = await createService({ dataDir: s.t.db.dataDir, database: s.t.db.url, blobs: s.svc.context.blobs, secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
   });
   afterAll(async () => {
-    await t?.close();
+    await s?.close();
     await second?.close();
   });
 
   it("answers JSON 404 before anything is deployed; on / with where the API, the dashboard and its docs are", async () => {
-    const res = await t.request("/");
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({
+    expect((await s.get("/")).expectStatus(404).body).toEqual({
       error: "No site is deployed on this workspace",
       api: "/api/v1/",
       openapi: "/api/openapi.json",
@@ -59,18 +54,15 @@ describe.each(drivers)("static site serving on %s", (driver) => {
       docs: "http://admin.demo.localhost/_/api/",
       deploy: "svc site deploy <dir> -w demo",
     });
-    const other = await t.request("/about");
-    expect(other.status).toBe(404);
-    expect(await other.json()).toEqual({ error: "No site is deployed on this workspace" });
+    expect(await s.get("/about")).toEqual({ status: 404, body: { error: "No site is deployed on this workspace" } });
   });
 
   it("answers a browser's / before anything is deployed with a short page under a CSP that allows nothing", async () => {
-    const res = await t.request("/", { host: "demo.localhost:8080", headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
-    expect(res.status).toBe(404);
+    const res = (await s.get("/", { host: "demo.localhost:8080", headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })).expectStatus(404);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'; /);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    const html = await res.text();
+    const html = res.text;
     expect(html).toContain("No site is deployed on this workspace");
     expect(html).toContain('<a href="http://admin.demo.localhost:8080/_/">');
     expect(html).toContain('<a href="/api/v1/">');
@@ -80,9 +72,7 @@ describe.each(drivers)("static site serving on %s", (driver) => {
   let v1: string;
   let v2: string;
   it("deploys a tar.gz and makes it live: 201 with the deploy record", async () => {
-    const res = await deploy(await packSite(siteFiles("v1")));
-    expect(res.status).toBe(201);
-    const body = await res.json();
+    const body = (await deploy(await packSite(siteFiles("v1")))).expectStatus(201).body;
     expect(body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), file_count: 5, size: expect.any(Number), created_at: expect.any(String), live: true, previous_deploy_id: null });
     v1 = body.id;
   });
@@ -102,90 +92,83 @@ describe.each(drivers)("static site serving on %s", (driver) => {
     ["/about/", "<h1>not found v1</h1>", "text/html; charset=utf-8", 404],
     ["/.env", "<h1>not found v1</h1>", "text/html; charset=utf-8", 404],
   ])("GET %s → the right file, type and status", async (path, body, type, status) => {
-    const res = await page(path);
-    expect([res.status, res.body, res.headers.get("content-type")]).toEqual([status, body, type]);
+    const res = await s.get(path);
+    expect([res.status, res.text, res.headers.get("content-type")]).toEqual([status, body, type]);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
   });
 
   it("caches HTML as no-cache and assets briefly; strong ETag with If-None-Match → 304; HEAD has no body", async () => {
-    const home = await page("/");
+    const home = await s.get("/");
     expect(home.headers.get("cache-control")).toBe("no-cache");
-    expect((await page("/style.css")).headers.get("cache-control")).toBe("public, max-age=60");
+    expect((await s.get("/style.css")).headers.get("cache-control")).toBe("public, max-age=60");
     const etag = home.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
-    const again = await page("/", { headers: { "if-none-match": etag } });
-    expect([again.status, again.body]).toEqual([304, ""]);
-    expect((await page("/", { headers: { "if-none-match": '"other"' } })).status).toBe(200);
-    const head = await page("/about", { method: "HEAD" });
-    expect([head.status, head.body, head.headers.get("content-length")]).toEqual([200, "", String("<h1>about v1</h1>".length)]);
+    const again = await s.get("/", { headers: { "if-none-match": etag } });
+    expect([again.status, again.text]).toEqual([304, ""]);
+    (await s.get("/", { headers: { "if-none-match": '"other"' } })).expectStatus(200);
+    const head = await s.send("HEAD", "/about");
+    expect([head.status, head.text, head.headers.get("content-length")]).toEqual([200, "", String("<h1>about v1</h1>".length)]);
   });
 
   it("refuses traversal: `..` after decoding is 400, never a file outside the deploy", async () => {
     for (const path of ["/a/..%2f..%2fsecret", "/%2e%2e%2fx", "/blog/%2e%2e%5cabout.html", "/x%00y", "/%E0%A4%A"]) {
-      const res = await rawGet(t, path);
+      const res = await rawGet(s.t, path);
       expect([path, res.status]).toEqual([path, 400]);
     }
     // Literal `..` is resolved by URL parsing before routing: it can only land inside the site.
-    expect((await rawGet(t, "/blog/../about")).body).toBe("<h1>about v1</h1>");
-    expect((await rawGet(t, "/../../../etc/passwd")).status).toBe(404);
+    expect((await rawGet(s.t, "/blog/../about")).body).toBe("<h1>about v1</h1>");
+    expect((await rawGet(s.t, "/../../../etc/passwd")).status).toBe(404);
   });
 
   it("keeps /api/ paths JSON, other methods 405, other workspaces separate", async () => {
-    const api = await page("/api/nope");
-    expect([api.status, JSON.parse(api.body)]).toEqual([404, { error: "No such endpoint" }]);
-    const post = await page("/about", { method: "POST" });
+    expect(await s.get("/api/nope")).toEqual({ status: 404, body: { error: "No such endpoint" } });
+    const post = await s.post("/about");
     expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
-    expect((await t.request("/", { host: "other.localhost" })).status).toBe(404);
-    expect(await (await t.request("/", { host: "nobody.localhost" })).json()).toEqual({ error: "Unknown tenant" });
+    (await s.get("/", { host: "other.localhost" })).expectStatus(404);
+    expect((await s.get("/", { host: "nobody.localhost" })).body).toEqual({ error: "Unknown tenant" });
   });
 
   it("a new deploy is live at once and remembers the previous one", async () => {
     const { "404.html": _none, ...withoutNotFound } = siteFiles("v2");
-    const res = await deploy(await packSite(withoutNotFound));
-    const body = await res.json();
+    const body = (await deploy(await packSite(withoutNotFound))).expectStatus(201).body;
     v2 = body.id;
     expect(body.previous_deploy_id).toBe(v1);
-    expect((await page("/")).body).toBe("<h1>home v2</h1>");
-    const missing = await page("/missing");
-    expect([missing.status, JSON.parse(missing.body)]).toEqual([404, { error: "Not found" }]);
+    expect((await s.get("/")).text).toBe("<h1>home v2</h1>");
+    expect(await s.get("/missing")).toEqual({ status: 404, body: { error: "Not found" } });
   });
 
   it("rollback serves the previous content on the very next request, on this and another instance", async () => {
     expect((await second.fetch(new Request("http://demo.localhost/")).then((r) => r.text()))).toBe("<h1>home v2</h1>");
-    const res = await rollback();
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ id: v1, live: true, previous_deploy_id: v2 });
-    expect((await page("/")).body).toBe("<h1>home v1</h1>");
+    (await rollback()).expectStatus(200).expectBody({ id: v1, live: true, previous_deploy_id: v2 });
+    expect((await s.get("/")).text).toBe("<h1>home v1</h1>");
     expect((await second.fetch(new Request("http://demo.localhost/")).then((r) => r.text()))).toBe("<h1>home v1</h1>");
     // Rolling back again toggles to the deploy just left.
-    expect(await (await rollback()).json()).toMatchObject({ id: v2, previous_deploy_id: v1 });
-    expect((await page("/")).body).toBe("<h1>home v2</h1>");
+    (await rollback()).expectBody({ id: v2, previous_deploy_id: v1 });
+    expect((await s.get("/")).text).toBe("<h1>home v2</h1>");
   });
 
   it("rolls back to a named deploy; unknown ids 404; listing marks exactly the live one", async () => {
-    expect(await (await rollback({ deploy_id: v1 })).json()).toMatchObject({ id: v1, live: true });
-    expect((await page("/about")).body).toBe("<h1>about v1</h1>");
+    (await rollback({ deploy_id: v1 })).expectBody({ id: v1, live: true });
+    expect((await s.get("/about")).text).toBe("<h1>about v1</h1>");
     let list = await deploys();
     expect(list.map((d) => d.id).sort()).toEqual([v1, v2].sort());
     expect(list.filter((d) => d.live).map((d) => d.id)).toEqual([v1]);
-    expect(await (await rollback({ deploy_id: v1 })).json()).toMatchObject({ id: v1, live: true });
-    const unknown = await rollback({ deploy_id: "00000000-0000-4000-8000-000000000000" });
-    expect(unknown.status).toBe(404);
-    expect((await rollback({ deploy_id: 5 })).status).toBe(400);
-    expect((await rollback({ deployId: v2 })).status).toBe(400);
-    await rollback({ deploy_id: v2 });
+    (await rollback({ deploy_id: v1 })).expectBody({ id: v1, live: true });
+    (await rollback({ deploy_id: "00000000-0000-4000-8000-000000000000" })).expectStatus(404);
+    (await rollback({ deploy_id: 5 })).expectStatus(400);
+    (await rollback({ deployId: v2 })).expectStatus(400);
+    (await rollback({ deploy_id: v2 })).expectStatus(200);
     list = await deploys();
     expect(list.filter((d) => d.live).map((d) => d.id)).toEqual([v2]);
   });
 
   it("refuses a rollback with nothing to roll back to (409)", async () => {
-    const ws = await t.svc.context.workspaces.create({ slug: "fresh", hosts: ["fresh.localhost"] });
-    const token = await dashboardToken(t.svc.context, ws.id, "owner");
-    const none = await t.request("/api/dashboard/site/rollback", { method: "POST", token, host: "fresh.localhost" });
-    expect(none.status).toBe(409);
-    await t.request("/api/dashboard/site/deploys", { method: "POST", body: (await packSite({ "index.html": "x" })) as BodyInit, token, host: "fresh.localhost" });
-    const first = await t.request("/api/dashboard/site/rollback", { method: "POST", token, host: "fresh.localhost" });
-    expect([first.status, (await first.json()).error]).toEqual([409, expect.stringMatching(/no previous deploy/)]);
+    const ws = await s.svc.context.workspaces.create({ slug: "fresh", hosts: ["fresh.localhost"] });
+    const fresh = s.as(await dashboardToken(s.svc.context, ws.id, "owner"), { host: "fresh.localhost" });
+    (await fresh.post("/api/dashboard/site/rollback")).expectStatus(409);
+    (await deploy(await packSite({ "index.html": "x" }), fresh)).expectStatus(201);
+    const first = await fresh.post("/api/dashboard/site/rollback");
+    expect([first.status, first.body.error]).toEqual([409, expect.stringMatching(/no previous deploy/)]);
   });
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { drivers } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type ServerScenario } from "../helpers/scenario.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { siteBlobKey } from "../../src/storage/site-blobs.js";
 import { packSite } from "./fixtures.js";
@@ -14,37 +14,31 @@ import { packSite } from "./fixtures.js";
 const QUOTA = 100_000;
 
 describe.each(drivers)("site storage on %s", (driver) => {
-  let t: TestServer;
+  let s: ServerScenario;
   let n = 0;
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { keepDeploys: 3, siteQuota: QUOTA, siteMaxFiles: 20 });
+    s = await scenario(driver, { keepDeploys: 3, siteQuota: QUOTA, siteMaxFiles: 20 });
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   /** A fresh workspace with an owner token, and helpers bound to its host. */
   async function workspace() {
     const slug = `s${++n}`;
     const host = `${slug}.localhost`;
-    const ws = await t.svc.context.workspaces.create({ slug, hosts: [host] });
-    const token = await dashboardToken(t.svc.context, ws.id, "owner");
-    const keys = async () => (await t.svc.context.blobs.getKeys(`site/${ws.id}`)).map((k) => k.replaceAll(":", "/")).sort();
+    const ws = await s.svc.context.workspaces.create({ slug, hosts: [host] });
+    const owner = s.as(await dashboardToken(s.svc.context, ws.id, "owner"), { host });
+    const keys = async () => (await s.svc.context.blobs.getKeys(`site/${ws.id}`)).map((k) => k.replaceAll(":", "/")).sort();
     return {
       id: ws.id,
       keys,
-      deploy: async (files: Record<string, string | Uint8Array>) => {
-        const res = await t.request("/api/dashboard/site/deploys", { method: "POST", body: (await packSite(files)) as BodyInit, token, host });
-        return { status: res.status, body: await res.json() };
-      },
-      rollback: async (json: unknown = {}) => {
-        const res = await t.request("/api/dashboard/site/rollback", { method: "POST", json, token, host });
-        return { status: res.status, body: await res.json() };
-      },
-      deploys: async () => (await (await t.request("/api/dashboard/site/deploys", { token, host })).json()).data as { id: string; live: boolean }[],
-      page: async (path = "/") => (await t.request(path, { host })).text(),
+      deploy: async (files: Record<string, string | Uint8Array>) => owner.post("/api/dashboard/site/deploys", undefined, { body: (await packSite(files)) as BodyInit }),
+      rollback: (json: unknown = {}) => owner.post("/api/dashboard/site/rollback", json),
+      deploys: async () => (await owner.get("/api/dashboard/site/deploys")).expectStatus(200).body.data as { id: string; live: boolean }[],
+      page: async (path = "/") => (await owner.get(path)).text,
       /** The blob keys the kept deploys reference. */
       referenced: async () => {
-        const rows = await t.svc.context.sql.all<{ manifest: string }>("SELECT manifest FROM site_deploys WHERE workspace_id = ?", [ws.id]);
+        const rows = await s.svc.context.sql.all<{ manifest: string }>("SELECT manifest FROM site_deploys WHERE workspace_id = ?", [ws.id]);
         const shas = rows.flatMap((r) => Object.values(JSON.parse(r.manifest) as Record<string, { sha256: string }>).map((f) => f.sha256));
         return [...new Set(shas)].map((sha) => siteBlobKey(ws.id, sha)).sort();
       },
@@ -123,7 +117,7 @@ describe.each(drivers)("site storage on %s", (driver) => {
     for (const d of kept) {
       expect((await w.rollback({ deploy_id: d.id })).status).toBe(200);
       expect(await w.page()).toMatch(/<h1>c\d<\/h1>/);
-      expect((await t.request("/shared.bin", { host: `s${n}.localhost` })).status).toBe(200);
+      (await s.get("/shared.bin", { host: `s${n}.localhost` })).expectStatus(200);
     }
   });
 });

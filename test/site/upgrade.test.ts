@@ -6,8 +6,6 @@
  * with the rows and files 0.1.0 writes put in place on a schema migrated to 005.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,20 +17,20 @@ import { openDatabase } from "../../src/storage/open.js";
 import { migrate } from "../../src/storage/migrate.js";
 import { migrations } from "../../src/storage/migrations/index.js";
 import { createTestDatabase, drivers } from "../helpers/database.js";
-import { requestAt, silentLogger } from "../helpers/server.js";
+import { scenario, type Caller, type Scenario } from "../helpers/scenario.js";
+import { serveService, silentLogger, type ServedService } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { packSite } from "./fixtures.js";
 
 describe("a site deployed before shared storage, after the upgrade", () => {
   let dir: string;
   let svc: Service;
-  let server: Server;
-  let base: string;
-  let token: string;
+  let served: ServedService;
+  let s: Scenario;
+  let owner: Caller;
   let wsId: string;
-  const req = (path: string, init: Parameters<typeof requestAt>[2] = {}) => requestAt(base, path, { host: "legacy.localhost", token, ...init });
-  const page = async (path = "/") => (await req(path)).text();
-  const ids = async () => ((await (await req("/api/dashboard/site/deploys")).json()).data as { id: string }[]).map((d) => d.id);
+  const page = async (path = "/") => (await owner.get(path)).text;
+  const ids = async () => ((await owner.get("/api/dashboard/site/deploys")).expectStatus(200).body.data as { id: string }[]).map((d) => d.id);
   const ownFiles = (deployId: string) => {
     const d = join(dir, "blobs", "site", wsId, deployId);
     return existsSync(d) ? readdirSync(d).length : 0;
@@ -42,17 +40,15 @@ describe("a site deployed before shared storage, after the upgrade", () => {
     dir = mkdtempSync(join(tmpdir(), "svc-upgrade-"));
     await untar({ file: join(import.meta.dirname, "../fixtures/site-datadir-v0.1.0.tgz"), cwd: dir });
     svc = await createService({ dataDir: dir, keepDeploys: 2, secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
-    server = createServer(svc.handler);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveService(svc);
+    s = await scenario(served);
     const ws = (await svc.context.workspaces.bySlug("legacy"))!;
     wsId = ws.id;
-    token = await dashboardToken(svc.context, ws.id, "owner");
+    owner = s.as(await dashboardToken(svc.context, ws.id, "owner"), { host: "legacy.localhost" });
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await svc?.close();
+    await s?.close();
+    await (served ?? svc)?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -62,26 +58,23 @@ describe("a site deployed before shared storage, after the upgrade", () => {
     expect(await page("/css/site.css")).toBe("body{color:red}\n");
     const [v2, v1] = await ids();
     expect(ownFiles(v1!)).toBe(3);
-    expect((await req("/api/dashboard/site/rollback", { method: "POST", json: {} })).status).toBe(200);
+    (await owner.post("/api/dashboard/site/rollback", {})).expectStatus(200);
     expect(await page("/")).toBe("<h1>legacy v1</h1>\n");
-    expect(await (await req("/api/dashboard/site/rollback", { method: "POST", json: { deploy_id: v2 } })).json()).toMatchObject({ id: v2 });
+    (await owner.post("/api/dashboard/site/rollback", { deploy_id: v2 })).expectBody({ id: v2 });
     expect(await page("/")).toBe("<h1>legacy v2</h1>\n");
   });
 
   it("prunes old deploys past keepDeploys with their own files; the kept old deploy still serves", async () => {
     const [v2, v1] = await ids();
-    const deploy = async (html: string) => {
-      const res = await req("/api/dashboard/site/deploys", { method: "POST", body: (await packSite({ "index.html": html })) as BodyInit });
-      expect(res.status).toBe(201);
-      return (await res.json()).id as string;
-    };
+    const deploy = async (html: string) =>
+      (await owner.post("/api/dashboard/site/deploys", undefined, { body: (await packSite({ "index.html": html })) as BodyInit })).expectStatus(201).body.id as string;
     const v3 = await deploy("<h1>v3</h1>");
     expect(await ids()).toEqual([v3, v2]);
     expect([ownFiles(v1!), ownFiles(v2!)]).toEqual([0, 3]);
     expect(await page("/")).toBe("<h1>v3</h1>");
-    expect((await req("/api/dashboard/site/rollback", { method: "POST", json: {} })).status).toBe(200);
+    (await owner.post("/api/dashboard/site/rollback", {})).expectStatus(200);
     expect(await page("/about")).toBe("<h1>legacy about</h1>\n");
-    expect((await req("/api/dashboard/site/rollback", { method: "POST", json: {} })).status).toBe(200);
+    (await owner.post("/api/dashboard/site/rollback", {})).expectStatus(200);
     const v4 = await deploy("<h1>v4</h1>");
     expect(await ids()).toEqual([v4, v3]);
     expect(ownFiles(v2!)).toBe(0);
@@ -110,22 +103,18 @@ describe.each(drivers)("a deploy stored before migration 006, on %s", (driver) =
     await sql.close();
 
     const svc = await createService({ database: db.url, blobs, keepDeploys: 1, dataDir: db.dataDir, secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
-    const server = createServer(svc.handler);
+    const served = await serveService(svc);
+    const s = await scenario(served);
     try {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const token = await dashboardToken(svc.context, ws.id, "owner");
-      const req = (path: string, init: Parameters<typeof requestAt>[2] = {}) => requestAt(base, path, { host: "legacy.localhost", token, ...init });
-      expect(await (await req("/")).text()).toBe(html);
-      const res = await req("/api/dashboard/site/deploys", { method: "POST", body: (await packSite({ "index.html": "<h1>new</h1>" })) as BodyInit });
-      expect(res.status).toBe(201);
-      expect(await (await req("/")).text()).toBe("<h1>new</h1>");
+      const owner = s.as(await dashboardToken(svc.context, ws.id, "owner"), { host: "legacy.localhost" });
+      expect((await owner.get("/")).text).toBe(html);
+      (await owner.post("/api/dashboard/site/deploys", undefined, { body: (await packSite({ "index.html": "<h1>new</h1>" })) as BodyInit })).expectStatus(201);
+      expect((await owner.get("/")).text).toBe("<h1>new</h1>");
       expect(await blobs.hasItem(`site/${ws.id}/${id}/${sha}`)).toBe(false);
-      expect((await (await req("/api/dashboard/site/deploys")).json()).data).toHaveLength(1);
+      expect((await owner.get("/api/dashboard/site/deploys")).body.data).toHaveLength(1);
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await svc.close();
+      await s.close();
+      await served.close();
       await db.cleanup();
     }
   });
