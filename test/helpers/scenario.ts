@@ -19,7 +19,7 @@ import { expect } from "vitest";
 import type { EventName, ServiceEvent } from "../../src/core/events.js";
 import type { Service, ServiceOptions } from "../../src/service.js";
 import type { DriverName } from "./database.js";
-import { startTestServer, type RequestInit2, type TestServer } from "./server.js";
+import { requestAt, startTestServer, type RequestInit2, type TestServer } from "./server.js";
 
 /** What a scenario sends its requests to: a test server, or a rig that serves the same service. */
 export interface ScenarioTarget {
@@ -96,7 +96,7 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
   const target: ScenarioTarget = t ?? (from as ScenarioTarget);
   const events: ServiceEvent[] = [];
   const stop = target.svc.context.bus.on((e) => events.push(e));
-  const as = (token: string | undefined, defaults: CallerDefaults = {}) => createCaller(target, token, defaults);
+  const as = (token: string | undefined, defaults: CallerDefaults = {}) => createCaller((path, init) => target.request(path, init), token, defaults);
   return {
     ...as(undefined),
     svc: target.svc,
@@ -116,11 +116,22 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
   };
 }
 
-function createCaller(target: ScenarioTarget, token: string | undefined, defaults: CallerDefaults): Caller {
+/**
+ * A caller on a server at `base` whose service runs in another process (a CLI `serve`, a child
+ * process): the same requests and results as a scenario's callers, without events to watch.
+ *
+ * @example
+ * (await callerAt(instance.base, ownerToken).post("/api/dashboard/collections/posts/entries", { title: "t" })).expectStatus(201);
+ */
+export function callerAt(base: string, token?: string, defaults: CallerDefaults = {}): Caller {
+  return createCaller((path, init) => requestAt(base, path, init), token, defaults);
+}
+
+function createCaller(request: ScenarioTarget["request"], token: string | undefined, defaults: CallerDefaults): Caller {
   const send = async (method: string, path: string, json?: unknown, init: CallInit = {}): Promise<Result> => {
     const headers = new Headers(typeof defaults.headers === "function" ? defaults.headers() : defaults.headers);
     new Headers(init.headers).forEach((v, k) => headers.set(k, v));
-    const res = await target.request(path, { ...init, host: init.host ?? defaults.host, headers, method, token, json });
+    const res = await request(path, { ...init, host: init.host ?? defaults.host, headers, method, token, json });
     return new ScenarioResult(method, path, res.status, res.headers, await res.text());
   };
   return {
