@@ -10,6 +10,7 @@ export { createDispatcher } from "./dispatcher.js";
 export { SIGNATURE_HEADER } from "../core/signature.js";
 export { signBody, signDelivery, toDeliveryBody } from "./sign.js";
 export { AddressNotAllowedError } from "./pinned-agent.js";
+export type { DispatcherOptions } from "./options.js";
 export type {
   AttemptRecord,
   Redelivery,
@@ -17,13 +18,9 @@ export type {
   Dispatcher,
   DispatcherClock,
   DispatcherLogger,
-  DispatcherOptions,
   DispatcherStats,
   LookupAll,
   WebhookSource,
   WebhookTarget,
-  WindowStage,
-  WindowStore,
-  WindowStoreContext,
-  WindowStoreFactory,
 } from "./types.js";
+export type { WindowStage, WindowStore, WindowStoreContext, WindowStoreFactory } from "./window-store.js";

@@ -3,7 +3,7 @@
  * in memory), on the shared local timers of timed-windows.ts. Every instance owns what it put in.
  */
 import { createTimedWindows } from "./timed-windows.js";
-import type { WindowStoreFactory } from "./types.js";
+import type { WindowStoreFactory } from "./window-store.js";
 
 /**
  * @example

@@ -24,7 +24,8 @@ import type { Sql } from "../storage/sql.js";
 import { createOutboxRepo, type OutboxRow } from "../storage/webhook-outbox.js";
 import { systemClock } from "./clock.js";
 import { errorText } from "./error-text.js";
-import type { DeliveryStore, DispatcherLogger, StoredItem, StoredOutcome, WindowStage, WindowStoreContext, WindowStoreFactory } from "./types.js";
+import type { DispatcherLogger } from "./types.js";
+import type { DeliveryStore, StoredItem, StoredOutcome, WindowStage, WindowStoreContext, WindowStoreFactory } from "./window-store.js";
 
 export interface OutboxWindowsOptions {
   sql: Sql;

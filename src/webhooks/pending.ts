@@ -2,11 +2,17 @@
  * What the windows of the pipeline hold, and how a store that persists (the SQL outbox) writes it:
  * events in the coalescing stage, pending deliveries (target, event name, data as JSON text) in
  * the debounce stage; and the body builder shared by every webhook an event goes to.
+ *
+ * A debounce window holds the event's data as JSON text, one string shared by every webhook's
+ * window of that event (a third of the object graph's size, and no reference into the caller's
+ * objects), parsed back when the window closes; never a signed body: the body is built and signed
+ * per attempt, so its timestamp is the send time (spec 6.1).
  */
 import type { ServiceEvent } from "../core/events.js";
 import { toDeliveryBody } from "./sign.js";
 import type { Job } from "./job.js";
-import type { WebhookTarget, WindowCodec } from "./types.js";
+import type { WebhookTarget } from "./types.js";
+import type { WindowCodec } from "./window-store.js";
 
 /** A webhook known by id only: what a persisting store gives back (it never keeps a secret). */
 export type WebhookRef = Pick<WebhookTarget, "id" | "workspaceId">;

@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { errorText } from "./error-text.js";
 import { createTimedWindows, type WindowClaims } from "./timed-windows.js";
-import type { WindowStoreFactory } from "./types.js";
+import type { WindowStoreFactory } from "./window-store.js";
 
 /** Compare-and-delete: 1 when KEYS[1] still holds ARGV[1] (and it is now gone), else 0. */
 const CLOSE_IF_MINE = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("DEL", KEYS[1]) return 1 end return 0`;

@@ -6,7 +6,9 @@
 import { createDispatcher } from "./dispatcher.js";
 import { createRedisWindows } from "./redis-windows.js";
 import { createOutboxWindows } from "./outbox-windows.js";
-import type { AttemptRecord, Dispatcher, DispatcherLogger, DispatcherOptions, WebhookSource, WindowStoreFactory } from "./types.js";
+import type { DispatcherOptions } from "./options.js";
+import type { AttemptRecord, Dispatcher, DispatcherLogger, WebhookSource } from "./types.js";
+import type { WindowStoreFactory } from "./window-store.js";
 import { createOutboxRepo } from "../storage/webhook-outbox.js";
 import type { Sql } from "../storage/sql.js";
 

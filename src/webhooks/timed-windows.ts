@@ -11,7 +11,7 @@
  */
 import { errorText } from "./error-text.js";
 import { schedule } from "./schedule.js";
-import type { WindowStore, WindowStoreContext } from "./types.js";
+import type { WindowStore, WindowStoreContext } from "./window-store.js";
 
 /**
  * Who owns each window among the instances sharing a store. Each instance keeps the value it put

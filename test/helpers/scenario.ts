@@ -96,7 +96,7 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
   const target: ScenarioTarget = t ?? (from as ScenarioTarget);
   const events: ServiceEvent[] = [];
   const stop = target.svc.context.bus.on((e) => events.push(e));
-  const as = (token: string | undefined, defaults: CallerDefaults = {}) => createCaller(target.request, token, defaults);
+  const as = (token: string | undefined, defaults: CallerDefaults = {}) => createCaller((path, init) => target.request(path, init), token, defaults);
   return {
     ...as(undefined),
     svc: target.svc,
@@ -117,8 +117,11 @@ export async function scenario(from: DriverName | ScenarioTarget = "sqlite", opt
 }
 
 /**
- * A caller on a server running in another process (`svc serve` started by a test), at `base`:
- * the same requests and results, without events (that bus is not this process's).
+ * A caller on a server at `base` whose service runs in another process (a CLI `serve`, a child
+ * process): the same requests and results as a scenario's callers, without events to watch.
+ *
+ * @example
+ * (await callerAt(instance.base, ownerToken).post("/api/dashboard/collections/posts/entries", { title: "t" })).expectStatus(201);
  */
 export function callerAt(base: string, token?: string, defaults: CallerDefaults = {}): Caller {
   return createCaller((path, init) => requestAt(base, path, init), token, defaults);

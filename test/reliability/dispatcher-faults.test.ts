@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario } from "../helpers/scenario.js";
 import { CA, captureLogger, contentEvent, sleep, startReceiver, target } from "../webhooks/helpers.js";
 import type { DeliveryResult } from "../../src/webhooks/index.js";
 
@@ -36,18 +36,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function underFault(url: string, lookup?: (host: string) => Promise<never>) {
   const baseline = handles();
   const logger = captureLogger();
-  const t: TestServer = await startTestServer("sqlite", {
+  const s = await scenario("sqlite", {
     allowPrivateWebhookTargets: true,
     webhooks: { ca: CA, timeoutMs: TIMEOUT_MS, retryDelaysMs: RETRIES, logger, ...(lookup && { lookup }) },
   });
-  await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+  await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
   let served = 0;
   let failures = 0;
   let done = false;
   const reader = (async () => {
     while (!done) {
-      const res = await t.request("/api/v1/nothing-here");
-      await res.text();
+      const res = await s.get("/api/v1/nothing-here");
       if (res.status === 404) served++;
       else failures++;
     }
@@ -55,11 +54,11 @@ async function underFault(url: string, lookup?: (host: string) => Promise<never>
   const memBefore = process.memoryUsage();
   let result: DeliveryResult;
   try {
-    result = await t.svc.context.webhooks.deliverNow(target(url, { secret: "whsec_fault_secret" }), contentEvent("content.created"), { retries: true });
+    result = await s.svc.context.webhooks.deliverNow(target(url, { secret: "whsec_fault_secret" }), contentEvent("content.created"), { retries: true });
   } finally {
     done = true;
     await reader;
-    await t.close();
+    await s.close();
   }
   const memAfter = process.memoryUsage();
   // A leak is a handle beyond the baseline (one lingering from an earlier test may close meanwhile).

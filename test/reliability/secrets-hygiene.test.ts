@@ -9,7 +9,8 @@ import { inspect } from "node:util";
 import { createConsola } from "consola";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drivers } from "../helpers/database.js";
-import { dropMail, startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type Result, type ServerScenario } from "../helpers/scenario.js";
+import { dropMail } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { CA, sleep, startReceiver, type Receiver } from "../webhooks/helpers.js";
 
@@ -19,30 +20,32 @@ describe.each(drivers)("secrets never reach logs or error bodies on %s", (driver
     level: 999,
     reporters: [{ log: (o) => lines.push(`${o.type} [${o.tag}] ${o.args.map((a) => (typeof a === "string" ? a : inspect(a, { depth: 8 }))).join(" ")}`) }],
   });
-  let t: TestServer;
+  let s: ServerScenario;
   let ok: Receiver;
   let failing: Receiver;
   const secrets: string[] = [];
   const errorBodies: string[] = [];
-  let owner: string;
+  let owner: Caller;
+  let ownerToken: string;
 
-  const call = async (method: string, path: string, json?: unknown, token?: string, headers?: Record<string, string>) => {
-    const res = await t.request(path, { method, json, token, headers });
-    const text = await res.text();
-    if (res.status >= 400) errorBodies.push(`${method} ${path} ${res.status} ${text}`);
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  /** One step of the scenario; error bodies are kept, to be searched for secrets. */
+  const step = async (sent: Promise<Result>) => {
+    const res = await sent;
+    if (res.status >= 400) errorBodies.push(`${res.method} ${res.path} ${res.status} ${res.text}`);
+    return res;
   };
 
   beforeAll(async () => {
     ok = await startReceiver();
     failing = await startReceiver((_req, res) => res.writeHead(500).end("no"));
-    t = await startTestServer(driver, { logger, sendMail: dropMail, allowPrivateWebhookTargets: true, trustProxy: true, webhooks: { ca: CA, retryDelaysMs: [20, 20], coalesceMs: 10 } });
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
-    owner = await dashboardToken(t.svc.context, ws.id);
-    secrets.push(owner);
+    s = await scenario(driver, { logger, sendMail: dropMail, allowPrivateWebhookTargets: true, trustProxy: true, webhooks: { ca: CA, retryDelaysMs: [20, 20], coalesceMs: 10 } });
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"], identity: true, selfSignup: true });
+    ownerToken = await dashboardToken(s.svc.context, ws.id);
+    owner = s.as(ownerToken);
+    secrets.push(ownerToken);
   });
   afterAll(async () => {
-    await t?.close();
+    await s?.close();
     await ok?.close();
     await failing?.close();
   });
@@ -53,58 +56,58 @@ describe.each(drivers)("secrets never reach logs or error bodies on %s", (driver
     secrets.push(password, accountPassword);
 
     // Keys: created, used, misused as a password, revoked, used again.
-    const key = (await call("POST", "/api/dashboard/keys", { name: "ci", grants: ["entries:write"] }, owner)).body;
+    const key = (await step(owner.post("/api/dashboard/keys", { name: "ci", grants: ["entries:write"] }))).body;
     secrets.push(key.value);
     // Members: sign-in, failed sign-ins (wrong password, a key as the password), refresh.
-    await call("POST", "/api/dashboard/members", { email: "m@example.com", password, role: "member", grants: ["entries:write"] }, owner);
-    const login = (await call("POST", "/api/dashboard/login", { email: "m@example.com", password }, undefined, { "x-forwarded-for": "192.0.2.1" })).body;
+    await step(owner.post("/api/dashboard/members", { email: "m@example.com", password, role: "member", grants: ["entries:write"] }));
+    const login = (await step(s.post("/api/dashboard/login", { email: "m@example.com", password }, { headers: { "x-forwarded-for": "192.0.2.1" } }))).body;
     secrets.push(login.access_token, login.refresh_token);
-    await call("POST", "/api/dashboard/login", { email: "m@example.com", password: `${password}x` }, undefined, { "x-forwarded-for": "192.0.2.2" });
-    await call("POST", "/api/dashboard/login", { email: "m@example.com", password: key.value }, undefined, { "x-forwarded-for": "192.0.2.3" });
-    await call("POST", "/api/dashboard/login", { email: "nobody@example.com", password }, key.value, { "x-forwarded-for": "192.0.2.4" });
-    const refreshed = (await call("POST", "/api/dashboard/refresh", { refresh_token: login.refresh_token })).body;
+    await step(s.post("/api/dashboard/login", { email: "m@example.com", password: `${password}x` }, { headers: { "x-forwarded-for": "192.0.2.2" } }));
+    await step(s.post("/api/dashboard/login", { email: "m@example.com", password: key.value }, { headers: { "x-forwarded-for": "192.0.2.3" } }));
+    await step(s.as(key.value).post("/api/dashboard/login", { email: "nobody@example.com", password }, { headers: { "x-forwarded-for": "192.0.2.4" } }));
+    const refreshed = (await step(s.post("/api/dashboard/refresh", { refresh_token: login.refresh_token }))).body;
     secrets.push(refreshed.access_token, refreshed.refresh_token);
-    await call("POST", "/api/dashboard/refresh", { refresh_token: login.refresh_token }); // second use: 401
+    await step(s.post("/api/dashboard/refresh", { refresh_token: login.refresh_token })); // second use: 401
 
     // Webhooks with custom header values; one receiver answers 200, one 500 (retried, dropped).
     const headerValue = "Bearer header-secret-value-0123456789";
     secrets.push(headerValue);
     const events = ["content.created", "content.published", "form.submitted"];
-    const good = (await call("POST", "/api/dashboard/webhooks", { url: ok.url(), events, headers: { Authorization: headerValue } }, owner)).body;
-    const bad = (await call("POST", "/api/dashboard/webhooks", { url: failing.url(), events, headers: { "X-Token": headerValue } }, owner)).body;
-    for (const w of [good, bad]) secrets.push((await call("GET", `/api/dashboard/webhooks/${w.id}/settings`, undefined, owner)).body.secret);
-    await call("PUT", `/api/dashboard/webhooks/${good.id}`, { headers: { Authorization: "" } }, owner); // blank: keep
-    await call("PUT", `/api/dashboard/webhooks/${good.id}`, { headers: { "X-New": "" } }, owner); // 400 (spec 7)
-    await call("PUT", `/api/dashboard/webhooks/${good.id}`, { headers: { "X-Bad": "line\r\nbreak-secret" } }, owner);
+    const good = (await step(owner.post("/api/dashboard/webhooks", { url: ok.url(), events, headers: { Authorization: headerValue } }))).body;
+    const bad = (await step(owner.post("/api/dashboard/webhooks", { url: failing.url(), events, headers: { "X-Token": headerValue } }))).body;
+    for (const w of [good, bad]) secrets.push((await step(owner.get(`/api/dashboard/webhooks/${w.id}/settings`))).body.secret);
+    await step(owner.put(`/api/dashboard/webhooks/${good.id}`, { headers: { Authorization: "" } })); // blank: keep
+    await step(owner.put(`/api/dashboard/webhooks/${good.id}`, { headers: { "X-New": "" } })); // 400 (spec 7)
+    await step(owner.put(`/api/dashboard/webhooks/${good.id}`, { headers: { "X-Bad": "line\r\nbreak-secret" } }));
     secrets.push("break-secret");
 
     // Content through the key: delivered to both receivers.
-    await call("POST", "/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] }, owner);
-    await call("POST", "/api/dashboard/collections/posts/entries", { title: "hello", _status: "published" }, key.value);
-    await call("POST", "/api/dashboard/webhooks/" + bad.id + "/test", { event: "content.created" }, owner);
+    await step(owner.post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] }));
+    await step(s.as(key.value).post("/api/dashboard/collections/posts/entries", { title: "hello", _status: "published" }));
+    await step(owner.post("/api/dashboard/webhooks/" + bad.id + "/test", { event: "content.created" }));
 
     // Forms: a submission's values, a refused one, a key sent to the browser endpoint.
     const visitor = { email: "visitor-secret@example.com", message: "my very private message 42" };
     secrets.push(visitor.email, visitor.message);
-    await call("POST", "/api/dashboard/forms", { slug: "contact", name: "Contact", fields: [{ name: "email", type: "email", required: true }, { name: "message", type: "text", required: true, max_length: 30 }] }, owner);
-    await call("POST", "/api/v1/forms/contact/submit", visitor, undefined, { "x-forwarded-for": "192.0.2.9" });
-    await call("POST", "/api/v1/forms/contact/submit", { email: "not-an-email-secret", message: "too long a private message, far too long for 30" }, undefined, { "x-forwarded-for": "192.0.2.9" });
+    await step(owner.post("/api/dashboard/forms", { slug: "contact", name: "Contact", fields: [{ name: "email", type: "email", required: true }, { name: "message", type: "text", required: true, max_length: 30 }] }));
+    await step(s.post("/api/v1/forms/contact/submit", visitor, { headers: { "x-forwarded-for": "192.0.2.9" } }));
+    await step(s.post("/api/v1/forms/contact/submit", { email: "not-an-email-secret", message: "too long a private message, far too long for 30" }, { headers: { "x-forwarded-for": "192.0.2.9" } }));
     secrets.push("not-an-email-secret", "too long a private message");
-    await call("POST", "/api/v1/forms/contact/submit", visitor, key.value, { "x-forwarded-for": "192.0.2.9" });
+    await step(s.as(key.value).post("/api/v1/forms/contact/submit", visitor, { headers: { "x-forwarded-for": "192.0.2.9" } }));
 
     // Accounts: sign-up, sign-in, a wrong password.
-    await call("POST", "/api/v1/accounts/signup", { email: "a@example.com", password: accountPassword }, undefined, { "x-forwarded-for": "192.0.2.10" });
-    const session = (await call("POST", "/api/v1/accounts/login", { email: "a@example.com", password: accountPassword }, undefined, { "x-forwarded-for": "192.0.2.10" })).body;
+    await step(s.post("/api/v1/accounts/signup", { email: "a@example.com", password: accountPassword }, { headers: { "x-forwarded-for": "192.0.2.10" } }));
+    const session = (await step(s.post("/api/v1/accounts/login", { email: "a@example.com", password: accountPassword }, { headers: { "x-forwarded-for": "192.0.2.10" } }))).body;
     secrets.push(session.token);
-    await call("POST", "/api/v1/accounts/login", { email: "a@example.com", password: "wrong-" + accountPassword }, undefined, { "x-forwarded-for": "192.0.2.11" });
+    await step(s.post("/api/v1/accounts/login", { email: "a@example.com", password: "wrong-" + accountPassword }, { headers: { "x-forwarded-for": "192.0.2.11" } }));
 
     // Revoked key, used again.
-    await call("DELETE", `/api/dashboard/keys/${key.id}`, undefined, owner);
-    await call("POST", "/api/dashboard/collections/posts/entries", { title: "x" }, key.value);
+    await step(owner.delete(`/api/dashboard/keys/${key.id}`));
+    await step(s.as(key.value).post("/api/dashboard/collections/posts/entries", { title: "x" }));
 
     await ok.waitFor(2);
     for (let i = 0; i < 100 && !lines.some((l) => l.includes("dropped after 3 attempts")); i++) await sleep(20);
-    await t.svc.context.webhooks.flush();
+    await s.svc.context.webhooks.flush();
 
     // The capture is live: the dispatcher's warnings went through the same logger.
     expect(lines.some((l) => l.includes("[contentsvc] ") || l.includes("[webhooks]") || l.includes("[contentsvc:webhooks]"))).toBe(true);

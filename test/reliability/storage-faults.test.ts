@@ -11,7 +11,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { createService, type Service } from "../../src/service.js";
 import { createTestDatabase, PG_URL, type TestDatabase } from "../helpers/database.js";
-import { requestAt, silentLogger } from "../helpers/server.js";
+import { callerAt } from "../helpers/scenario.js";
+import { silentLogger } from "../helpers/server.js";
 import { builtCli, seedDemo, SECRET_KEY, startInstance } from "../scale/helpers.js";
 import { sleep } from "../webhooks/helpers.js";
 
@@ -77,8 +78,8 @@ describe.runIf(PG_URL)("PostgreSQL restarted mid-load (through a proxy)", () => 
     cleanup.push(() => svc.close());
     const http = await serve(svc);
     cleanup.push(() => http.close());
-    const req = (path: string, init: Parameters<typeof requestAt>[2] = {}) => requestAt(http.base, path, { token: key, ...init });
-    expect((await req("/api/dashboard/collections", { method: "POST", json: POSTS })).status).toBe(201);
+    const api = callerAt(http.base, key);
+    (await api.post("/api/dashboard/collections", POSTS)).expectStatus(201);
 
     const statuses = new Map<number, number>();
     const acknowledged: string[] = [];
@@ -90,9 +91,9 @@ describe.runIf(PG_URL)("PostgreSQL restarted mid-load (through a proxy)", () => 
         const i = n++;
         const write = i % 2 === 0;
         const res = write
-          ? await req("/api/dashboard/collections/posts/entries", { method: "POST", json: { title: `t${i}`, n: i, _status: "published" } })
-          : await req("/api/v1/posts?limit=5");
-        const body = (await res.json()) as { id?: string; error?: unknown };
+          ? await api.post("/api/dashboard/collections/posts/entries", { title: `t${i}`, n: i, _status: "published" })
+          : await api.get("/api/v1/posts?limit=5");
+        const body = res.body as { id?: string; error?: unknown };
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status === 201 && body.id) acknowledged.push(body.id);
         if (res.status >= 500 && (res.status !== 503 || typeof body.error !== "string")) bad.push(`${res.status} ${JSON.stringify(body)}`);
@@ -137,20 +138,20 @@ describe("SQLite under contention and crashes", () => {
       cleanup.push(() => http.close());
       return http.base;
     };
-    const [a, b] = [await open(), await open()];
-    expect((await requestAt(a, "/api/dashboard/collections", { method: "POST", token: key, json: POSTS })).status).toBe(201);
+    const [a, b] = [callerAt(await open(), key), callerAt(await open(), key)];
+    (await a.post("/api/dashboard/collections", POSTS)).expectStatus(201);
     const results = await Promise.all(
       Array.from({ length: 200 }, async (_, i) => {
-        const res = await requestAt(i % 2 ? a : b, "/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: `t${i}`, n: i } });
-        return { status: res.status, body: (await res.json()) as { id?: string; error?: string } };
+        const res = await (i % 2 ? a : b).post("/api/dashboard/collections/posts/entries", { title: `t${i}`, n: i });
+        return { status: res.status, body: res.body as { id?: string; error?: string } };
       }),
     );
     expect(results.filter((r) => r.status !== 201 && r.status !== 503)).toEqual([]);
     for (const r of results.filter((r) => r.status === 503)) expect(r.body.error).toBeTypeOf("string");
     const ids = results.filter((r) => r.status === 201).map((r) => r.body.id!);
     expect(ids.length).toBeGreaterThan(150);
-    const list = await requestAt(a, "/api/dashboard/collections/posts/entries?limit=100&offset=0", { token: key });
-    const total = ((await list.json()) as { meta: { total: number } }).meta.total;
+    const list = await a.get("/api/dashboard/collections/posts/entries?limit=100&offset=0");
+    const total = (list.body as { meta: { total: number } }).meta.total;
     expect(total).toBe(ids.length);
   });
 
@@ -160,7 +161,8 @@ describe("SQLite under contention and crashes", () => {
     const { key } = await seedDemo(db.url, db.dataDir);
     const first = await startInstance({ dataDir: db.dataDir, database: db.url });
     cleanup.push(() => first.stop("SIGKILL"));
-    expect((await first.request("/api/dashboard/collections", { method: "POST", token: key, json: POSTS })).status).toBe(201);
+    const writes = callerAt(first.base, key);
+    (await writes.post("/api/dashboard/collections", POSTS)).expectStatus(201);
     const acknowledged: string[] = [];
     let n = 0;
     let killed = false;
@@ -168,8 +170,8 @@ describe("SQLite under contention and crashes", () => {
       while (!killed) {
         const i = n++;
         try {
-          const res = await first.request("/api/dashboard/collections/posts/entries", { method: "POST", token: key, json: { title: `t${i}`, n: i } });
-          const body = (await res.json()) as { id?: string };
+          const res = await writes.post("/api/dashboard/collections/posts/entries", { title: `t${i}`, n: i });
+          const body = res.body as { id?: string };
           if (res.status === 201 && body.id) acknowledged.push(body.id);
         } catch {
           // the connection died with the process: not acknowledged
@@ -186,7 +188,7 @@ describe("SQLite under contention and crashes", () => {
     cleanup.push(() => second.stop("SIGKILL"));
     const seen = new Set<string>();
     for (let offset = 0; ; offset += 100) {
-      const page = (await (await second.request(`/api/dashboard/collections/posts/entries?limit=100&offset=${offset}`, { token: key })).json()) as { data: { id: string }[] };
+      const page = (await callerAt(second.base, key).get(`/api/dashboard/collections/posts/entries?limit=100&offset=${offset}`)).body as { data: { id: string }[] };
       page.data.forEach((e) => seen.add(e.id));
       if (page.data.length < 100) break;
     }

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRedisWindows } from "../../src/webhooks/redis-windows.js";
 import { drivers, REDIS_URL } from "../helpers/database.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type ServerScenario } from "../helpers/scenario.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { CA, captureLogger, createFakeClock, settle, startReceiver, type Receiver } from "./helpers.js";
 
@@ -18,17 +18,12 @@ const stores = REDIS_URL ? (["memory", "redis"] as const) : (["memory"] as const
 const cases = drivers.flatMap((driver) => stores.map((store) => [driver, store] as const));
 
 describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows)", (driver, store) => {
-  let t: TestServer;
-  let owner: string;
+  let s: ServerScenario;
+  let owner: Caller;
   let clock: ReturnType<typeof createFakeClock>;
   let logger: ReturnType<typeof captureLogger>;
   const receivers: Receiver[] = [];
-  const api = async (path: string, method = "GET", json?: unknown) => {
-    const res = await t.request(path, { method, json, token: owner });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-  const stats = () => t.svc.context.webhooks.stats();
+  const stats = () => s.svc.context.webhooks.stats();
   const receiver = async (...args: Parameters<typeof startReceiver>) => {
     const r = await startReceiver(...args);
     receivers.push(r);
@@ -45,18 +40,16 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
   };
 
   const hook = async (url: string, debounceMs: number, headers: Record<string, string> = {}) => {
-    const created = await api("/api/dashboard/webhooks", "POST", { url, events: ["content.created"], headers });
-    expect(created.status).toBe(201);
-    const id = created.body.id as string;
-    expect((await api(`/api/dashboard/webhooks/${id}/settings`, "PUT", { debounce_ms: debounceMs })).status).toBe(200);
-    const { secret } = (await api(`/api/dashboard/webhooks/${id}/settings`)).body as { secret: string };
+    const id = (await owner.post("/api/dashboard/webhooks", { url, events: ["content.created"], headers })).expectStatus(201).body.id as string;
+    (await owner.put(`/api/dashboard/webhooks/${id}/settings`, { debounce_ms: debounceMs })).expectStatus(200);
+    const { secret } = (await owner.get(`/api/dashboard/webhooks/${id}/settings`)).body as { secret: string };
     return { id, secret };
   };
 
   /** Creates an entry and waits until its delivery sits in a window (or a retry wait) of the fake clock. */
   const createEntry = async (title: string) => {
     const timers = clock.timers;
-    expect((await api("/api/dashboard/collections/posts/entries", "POST", { title })).status).toBe(201);
+    (await owner.post("/api/dashboard/collections/posts/entries", { title })).expectStatus(201);
     await until("the debounce window", () => clock.timers > timers);
   };
 
@@ -70,23 +63,22 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     clock = createFakeClock(Date.now());
     logger = captureLogger();
     const windows = store === "redis" ? createRedisWindows(REDIS_URL!, { prefix: `contentsvc-test:${randomBytes(6).toString("hex")}:` }) : "memory";
-    t = await startTestServer(driver, {
+    s = await scenario(driver, {
       allowPrivateWebhookTargets: true,
       webhooks: { ca: CA, clock, logger, retryDelaysMs: [RETRY_MS], windows },
     });
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
-    owner = await dashboardToken(t.svc.context, ws.id, "owner");
-    const posts = await api("/api/dashboard/collections", "POST", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] });
-    expect(posts.status).toBe(201);
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    owner = s.as(await dashboardToken(s.svc.context, ws.id, "owner"));
+    (await owner.post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).expectStatus(201);
   });
   afterEach(async () => {
-    for (const { id } of (await api("/api/dashboard/webhooks")).body.data as { id: string }[]) await api(`/api/dashboard/webhooks/${id}`, "DELETE");
+    for (const { id } of (await owner.get("/api/dashboard/webhooks")).body.data as { id: string }[]) await owner.delete(`/api/dashboard/webhooks/${id}`);
     clock.advance(HOUR + RETRY_MS); // nothing left waiting for the next test
     await until("an idle dispatcher", () => stats().pending === 0 && stats().inFlight === 0);
     logger.lines.length = 0;
   });
   afterAll(async () => {
-    await t?.close();
+    await s?.close();
     await Promise.all(receivers.map((r) => r.close()));
   });
 
@@ -94,7 +86,7 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     const r = await receiver();
     const { id, secret } = await hook(r.url(), HOUR, { Authorization: "Bearer receiver-credential-1" });
     await createEntry("deleted-window");
-    expect((await api(`/api/dashboard/webhooks/${id}`, "DELETE")).status).toBe(204);
+    (await owner.delete(`/api/dashboard/webhooks/${id}`)).expectStatus(204);
     const before = stats().dropped;
     clock.advance(HOUR);
     await dropped(before, r);
@@ -109,7 +101,7 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     const r = await receiver();
     const { id } = await hook(r.url(), HOUR);
     await createEntry("deactivated-window");
-    expect((await api(`/api/dashboard/webhooks/${id}/settings`, "PUT", { active: false })).status).toBe(200);
+    (await owner.put(`/api/dashboard/webhooks/${id}/settings`, { active: false })).expectStatus(200);
     const before = stats().dropped;
     clock.advance(HOUR);
     await dropped(before, r);
@@ -121,7 +113,7 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     const r = await receiver();
     const { id } = await hook(r.url(), HOUR);
     await createEntry("unsubscribed-window");
-    expect((await api(`/api/dashboard/webhooks/${id}`, "PUT", { events: ["content.deleted"] })).status).toBe(200);
+    (await owner.put(`/api/dashboard/webhooks/${id}`, { events: ["content.deleted"] })).expectStatus(200);
     const before = stats().dropped;
     clock.advance(HOUR);
     await dropped(before, r);
@@ -132,7 +124,7 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     const [old, current] = [await receiver(), await receiver()];
     const { id } = await hook(old.url(), HOUR);
     await createEntry("moved");
-    expect((await api(`/api/dashboard/webhooks/${id}`, "PUT", { url: current.url("/new") })).status).toBe(200);
+    (await owner.put(`/api/dashboard/webhooks/${id}`, { url: current.url("/new") })).expectStatus(200);
     clock.advance(HOUR);
     const [got] = await current.waitFor(1);
     expect(got!.path).toBe("/new");
@@ -144,7 +136,7 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     const r = await receiver();
     const { id } = await hook(r.url(), HOUR, { Authorization: "Bearer old-credential", "X-Team": "a" });
     await createEntry("headers");
-    expect((await api(`/api/dashboard/webhooks/${id}`, "PUT", { headers: { Authorization: "Bearer new-credential", "X-Team": "" } })).status).toBe(200);
+    (await owner.put(`/api/dashboard/webhooks/${id}`, { headers: { Authorization: "Bearer new-credential", "X-Team": "" } })).expectStatus(200);
     clock.advance(HOUR);
     const [got] = await r.waitFor(1);
     expect(got!.headers.authorization).toBe("Bearer new-credential");
@@ -158,7 +150,7 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     await createEntry("resigned");
     // No route changes a secret (rotation = a new webhook); the stored row is what is re-read.
     const fresh = `whsec_${randomBytes(32).toString("hex")}`;
-    const { sql, sealer } = t.svc.context;
+    const { sql, sealer } = s.svc.context;
     await sql.run("UPDATE webhooks SET secret_sealed = ? WHERE id = ?", [sealer.seal(fresh), id]);
     clock.advance(HOUR);
     const [got] = await r.waitFor(1);
@@ -173,10 +165,10 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     });
     const { id } = await hook(r.url(), 0);
     const timers = clock.timers;
-    expect((await api("/api/dashboard/collections/posts/entries", "POST", { title: "retried" })).status).toBe(201);
+    (await owner.post("/api/dashboard/collections/posts/entries", { title: "retried" })).expectStatus(201);
     await r.waitFor(1);
     await until("the retry wait", () => clock.timers > timers);
-    expect((await api(`/api/dashboard/webhooks/${id}`, "DELETE")).status).toBe(204);
+    (await owner.delete(`/api/dashboard/webhooks/${id}`)).expectStatus(204);
     const before = stats().dropped;
     clock.advance(RETRY_MS);
     await dropped(before, r, 1);
@@ -191,10 +183,10 @@ describe.each(cases)("a webhook changed while its delivery waits (%s, %s windows
     const current = await receiver();
     const { id } = await hook(failing.url(), 0);
     const timers = clock.timers;
-    expect((await api("/api/dashboard/collections/posts/entries", "POST", { title: "retried-moved" })).status).toBe(201);
+    (await owner.post("/api/dashboard/collections/posts/entries", { title: "retried-moved" })).expectStatus(201);
     await failing.waitFor(1);
     await until("the retry wait", () => clock.timers > timers);
-    expect((await api(`/api/dashboard/webhooks/${id}`, "PUT", { url: current.url() })).status).toBe(200);
+    (await owner.put(`/api/dashboard/webhooks/${id}`, { url: current.url() })).expectStatus(200);
     clock.advance(RETRY_MS);
     const [got] = await current.waitFor(1);
     expect(JSON.parse(got!.raw.toString()).data.entry.title).toBe("retried-moved");

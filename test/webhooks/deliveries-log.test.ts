@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type ServerScenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { CA, startReceiver, type Received, type Receiver } from "./helpers.js";
@@ -37,28 +37,25 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeo
 }
 
 describe.each(drivers)("webhook delivery log, redelivery, Standard Webhooks on %s", (driver) => {
-  let t: TestServer;
-  let owner: string;
+  let s: ServerScenario;
+  let owner: Caller;
   let wsId: string;
   let receiver: Receiver;
   // 500, 500, then 200 for every delivery whose body says "flaky"; 200 otherwise.
   const seen = new Map<string, number>();
-  const api = (path: string, method = "GET", json?: unknown, token = owner) => t.request(path, { method, json, token });
   const create = async (json: Record<string, unknown>) => {
-    const res = await api("/api/dashboard/webhooks", "POST", { url: receiver.url(), events: ["content.created"], ...json });
-    expect(res.status).toBe(201);
-    const record = await res.json();
-    const secret = (await (await api(`/api/dashboard/webhooks/${record.id}/settings`)).json()).secret as string;
+    const record = (await owner.post("/api/dashboard/webhooks", { url: receiver.url(), events: ["content.created"], ...json })).expectStatus(201).body;
+    const secret = (await owner.get(`/api/dashboard/webhooks/${record.id}/settings`)).body.secret as string;
     return { record, secret, id: record.id as string };
   };
-  const deliveries = async (id: string) => (await (await api(`/api/dashboard/webhooks/${id}/deliveries`)).json()) as { data: any[]; meta: { total: number } };
-  const testDelivery = (id: string) => api(`/api/dashboard/webhooks/${id}/test`, "POST", { event: "content.created" });
+  const deliveries = async (id: string) => (await owner.get(`/api/dashboard/webhooks/${id}/deliveries`)).body as { data: any[]; meta: { total: number } };
+  const testDelivery = (id: string) => owner.post(`/api/dashboard/webhooks/${id}/test`, { event: "content.created" });
   const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA, retryDelaysMs: [100, 200] } });
-    wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
-    owner = await dashboardToken(t.svc.context, wsId, "owner");
+    s = await scenario(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA, retryDelaysMs: [100, 200] } });
+    wsId = (await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = s.as(await dashboardToken(s.svc.context, wsId, "owner"));
     receiver = await startReceiver((req, res, received) => {
       if (req.url !== "/flaky") return void res.end("ok");
       const id = String(received.headers["webhook-id"]);
@@ -67,17 +64,17 @@ describe.each(drivers)("webhook delivery log, redelivery, Standard Webhooks on %
       res.statusCode = n < 3 ? 500 : 200;
       res.end(n < 3 ? "try again" : "ok");
     });
-    expect((await api("/api/dashboard/collections", "POST", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).status).toBe(201);
+    (await owner.post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).expectStatus(201);
   });
   afterAll(async () => {
     await receiver?.close();
-    await t?.close();
+    await s?.close();
   });
 
   it("keeps the spec 4.3 record with every option off, sends no webhook-* headers and logs nothing", async () => {
     const { record, id } = await create({ url: receiver.url("/plain") });
     expect(Object.keys(record).sort()).toEqual(["active", "created_at", "events", "format", "header_names", "id", "url"]);
-    expect((await testDelivery(id)).status).toBe(200);
+    (await testDelivery(id)).expectStatus(200);
     const [req] = requestsTo("/plain");
     expect(req.headers["x-service-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(Object.keys(req.headers).filter((h) => h.startsWith("webhook-"))).toEqual([]);
@@ -88,22 +85,20 @@ describe.each(drivers)("webhook delivery log, redelivery, Standard Webhooks on %
   it("sets both flags on create, PUT and settings; they appear in the record only when on", async () => {
     const { record, id } = await create({ log_deliveries: true, standard_webhooks: true });
     expect(record).toMatchObject({ log_deliveries: true, standard_webhooks: true });
-    expect(await (await api(`/api/dashboard/webhooks/${id}`)).json()).toMatchObject({ log_deliveries: true, standard_webhooks: true });
-    const off = await (await api(`/api/dashboard/webhooks/${id}`, "PUT", { standard_webhooks: false })).json();
+    expect((await owner.get(`/api/dashboard/webhooks/${id}`)).body).toMatchObject({ log_deliveries: true, standard_webhooks: true });
+    const off = (await owner.put(`/api/dashboard/webhooks/${id}`, { standard_webhooks: false })).body;
     expect(off.log_deliveries).toBe(true);
     expect("standard_webhooks" in off).toBe(false);
-    const settings = await (await api(`/api/dashboard/webhooks/${id}/settings`, "PUT", { log_deliveries: false, standard_webhooks: true })).json();
+    const settings = (await owner.put(`/api/dashboard/webhooks/${id}/settings`, { log_deliveries: false, standard_webhooks: true })).body;
     expect(settings).toMatchObject({ standard_webhooks: true, secret: expect.stringMatching(/^whsec_/) });
     expect("log_deliveries" in settings).toBe(false);
-    const bad = await api(`/api/dashboard/webhooks/${id}`, "PUT", { log_deliveries: "yes" });
-    expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatch(/log_deliveries must be true or false/);
+    const bad = (await owner.put(`/api/dashboard/webhooks/${id}`, { log_deliveries: "yes" })).expectStatus(400);
+    expect(bad.body.error).toMatch(/log_deliveries must be true or false/);
   });
 
   it("logs every attempt of a 500, 500, 200 delivery; webhook-id is the same on all three; all verify", async () => {
     const { id, secret } = await create({ url: receiver.url("/flaky"), log_deliveries: true, standard_webhooks: true, headers: { Authorization: "Bearer do-not-log-me" } });
-    const created = await api("/api/dashboard/collections/posts/entries", "POST", { title: "hello" });
-    expect(created.status).toBe(201);
+    (await owner.post("/api/dashboard/collections/posts/entries", { title: "hello" })).expectStatus(201);
     const received = await until(async () => requestsTo("/flaky"), (r) => r.length === 3);
     expect(received).toHaveLength(3);
     expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(1);
@@ -139,13 +134,11 @@ describe.each(drivers)("webhook delivery log, redelivery, Standard Webhooks on %
 
   it("redelivers a logged body re-signed with the current secret and a new timestamp, through the queue, logged", async () => {
     const { id } = await create({ url: receiver.url("/redeliver"), log_deliveries: true, standard_webhooks: true });
-    expect((await testDelivery(id)).status).toBe(200);
+    (await testDelivery(id)).expectStatus(200);
     const [first] = (await until(() => deliveries(id), (l) => l.data.length === 1)).data;
-    const rotated = await (await api(`/api/dashboard/webhooks/${id}/rotate-secret`, "POST", { window_seconds: 0 })).json();
+    const rotated = (await owner.post(`/api/dashboard/webhooks/${id}/rotate-secret`, { window_seconds: 0 })).body;
     await sleep(5); // a different send time than the first
-    const res = await api(`/api/dashboard/webhooks/${id}/deliveries/${first.id}/redeliver`, "POST");
-    expect(res.status).toBe(202);
-    const sent = await res.json();
+    const sent = (await owner.post(`/api/dashboard/webhooks/${id}/deliveries/${first.id}/redeliver`)).expectStatus(202).body;
     expect(sent).toEqual({ delivery_id: expect.stringMatching(/^msg_/), redelivery_of: first.id });
     const again = await until(async () => requestsTo("/redeliver"), (r) => r.length === 2);
     const r = again[1];
@@ -161,21 +154,19 @@ describe.each(drivers)("webhook delivery log, redelivery, Standard Webhooks on %
     const log = await until(() => deliveries(id), (l) => l.data.length === 2);
     expect(log.data[0]).toMatchObject({ redelivery: true, delivery_id: sent.delivery_id, attempt: 1, response_status: 200 });
     // also addressable by the delivery's webhook-id; unknown ids are 404
-    expect((await api(`/api/dashboard/webhooks/${id}/deliveries/${first.delivery_id}/redeliver`, "POST")).status).toBe(202);
-    expect((await api(`/api/dashboard/webhooks/${id}/deliveries/nope/redeliver`, "POST")).status).toBe(404);
+    (await owner.post(`/api/dashboard/webhooks/${id}/deliveries/${first.delivery_id}/redeliver`)).expectStatus(202);
+    (await owner.post(`/api/dashboard/webhooks/${id}/deliveries/nope/redeliver`)).expectStatus(404);
   });
 
   it("signs with both secrets during a rotation window and only the new one after it", async () => {
     const { id, secret: old } = await create({ url: receiver.url("/rotate"), standard_webhooks: true });
-    const res = await api(`/api/dashboard/webhooks/${id}/rotate-secret`, "POST", { window_seconds: 1 });
-    expect(res.status).toBe(200);
-    const rotated = await res.json();
+    const rotated = (await owner.post(`/api/dashboard/webhooks/${id}/rotate-secret`, { window_seconds: 1 })).expectStatus(200).body;
     expect(rotated.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(rotated.secret).not.toBe(old);
-    const settings = await (await api(`/api/dashboard/webhooks/${id}/settings`)).json();
+    const settings = (await owner.get(`/api/dashboard/webhooks/${id}/settings`)).body;
     expect(settings).toMatchObject({ secret: rotated.secret, previous_secret_until: rotated.previous_secret_until });
 
-    expect((await testDelivery(id)).status).toBe(200);
+    (await testDelivery(id)).expectStatus(200);
     const during = requestsTo("/rotate")[0];
     expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
     expect(officialVerify(rotated.secret, during)).toBe(true);
@@ -184,54 +175,53 @@ describe.each(drivers)("webhook delivery log, redelivery, Standard Webhooks on %
     expect(during.headers["x-service-signature"]).toBe(hmacHex(rotated.secret, during.raw));
 
     await sleep(Date.parse(rotated.previous_secret_until) - Date.now() + 50);
-    expect((await testDelivery(id)).status).toBe(200);
+    (await testDelivery(id)).expectStatus(200);
     const afterWindow = requestsTo("/rotate")[1];
     expect(String(afterWindow.headers["webhook-signature"]).split(" ")).toHaveLength(1);
     expect(officialVerify(rotated.secret, afterWindow)).toBe(true);
     expect(officialVerify(old, afterWindow)).toMatch(/No matching signature/);
     expect(await verifyStandardWebhook(afterWindow.raw, afterWindow.headers, old)).toBe(false);
-    expect("previous_secret_until" in (await (await api(`/api/dashboard/webhooks/${id}/settings`)).json())).toBe(false);
+    expect("previous_secret_until" in (await owner.get(`/api/dashboard/webhooks/${id}/settings`)).body).toBe(false);
 
     for (const window_seconds of [-1, 1.5, "60", 30 * 86_400 + 1]) {
-      const bad = await api(`/api/dashboard/webhooks/${id}/rotate-secret`, "POST", { window_seconds });
-      expect(bad.status).toBe(400);
-      expect((await bad.json()).error).toMatch(/window_seconds must be an integer from 0 to 2592000/);
+      const bad = (await owner.post(`/api/dashboard/webhooks/${id}/rotate-secret`, { window_seconds })).expectStatus(400);
+      expect(bad.body.error).toMatch(/window_seconds must be an integer from 0 to 2592000/);
     }
-    expect((await api(`/api/dashboard/webhooks/${id}/rotate-secret`, "POST", { window: 1 })).status).toBe(400);
+    (await owner.post(`/api/dashboard/webhooks/${id}/rotate-secret`, { window: 1 })).expectStatus(400);
     // the default window is 24 hours
-    const defaulted = await (await api(`/api/dashboard/webhooks/${id}/rotate-secret`, "POST")).json();
+    const defaulted = (await owner.post(`/api/dashboard/webhooks/${id}/rotate-secret`)).body;
     expect(Date.parse(defaulted.previous_secret_until) - Date.now()).toBeGreaterThan(86_400_000 - 60_000);
   });
 
   it("keeps the newest 100 attempts per webhook and deletes the log with the webhook", async () => {
     const { id } = await create({ url: receiver.url("/many"), log_deliveries: true, standard_webhooks: true });
-    for (let i = 0; i < 105; i++) expect((await testDelivery(id)).status).toBe(200);
+    for (let i = 0; i < 105; i++) (await testDelivery(id)).expectStatus(200);
     const sentIds = requestsTo("/many").map((r) => r.headers["webhook-id"]);
     expect(sentIds).toHaveLength(105);
     const log = await until(() => deliveries(id), (l) => l.data[0]?.delivery_id === sentIds[104] && l.data.length === 100);
     expect(log.meta.total).toBe(100);
     expect(log.data.map((r) => r.delivery_id)).toEqual(sentIds.slice(5).reverse());
     const count = async () =>
-      Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE webhook_id = ?", [id]))?.n);
+      Number((await s.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE webhook_id = ?", [id]))?.n);
     expect(await count()).toBe(100);
-    expect((await api(`/api/dashboard/webhooks/${id}`, "DELETE")).status).toBe(204);
+    (await owner.delete(`/api/dashboard/webhooks/${id}`)).expectStatus(204);
     expect(await count()).toBe(0);
-    expect((await api(`/api/dashboard/webhooks/${id}/deliveries`)).status).toBe(404);
+    (await owner.get(`/api/dashboard/webhooks/${id}/deliveries`)).expectStatus(404);
   });
 
   it("is owner-only: members and keys with every grant get 403, no credential 401", async () => {
     const { id } = await create({ log_deliveries: true });
-    const member = await dashboardToken(t.svc.context, wsId, "member", [...ALL_GRANTS]);
-    const key = await apiKey(t.svc.context, wsId, [...ALL_GRANTS]);
+    const member = s.as(await dashboardToken(s.svc.context, wsId, "member", [...ALL_GRANTS]));
+    const key = s.as(await apiKey(s.svc.context, wsId, [...ALL_GRANTS]));
     const paths: [string, string][] = [
       [`/api/dashboard/webhooks/${id}/deliveries`, "GET"],
       [`/api/dashboard/webhooks/${id}/deliveries/x/redeliver`, "POST"],
       [`/api/dashboard/webhooks/${id}/rotate-secret`, "POST"],
     ];
     for (const [path, method] of paths) {
-      expect((await api(path, method, undefined, member)).status).toBe(403);
-      expect((await api(path, method, undefined, key)).status).toBe(403);
-      expect((await t.request(path, { method })).status).toBe(401);
+      (await member.send(method, path)).expectStatus(403);
+      (await key.send(method, path)).expectStatus(403);
+      (await s.send(method, path)).expectStatus(401);
     }
   });
 });

@@ -8,7 +8,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { createService, type Service, type ServiceOptions } from "../../src/service.js";
-import { requestAt, silentLogger } from "../helpers/server.js";
+import { callerAt } from "../helpers/scenario.js";
+import { silentLogger } from "../helpers/server.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { CA, type Received, type Receiver } from "./helpers.js";
 
@@ -58,17 +59,14 @@ export interface Seeded {
 export async function seed(r: Running, receiver: Receiver, webhook: Record<string, unknown> = {}, settings: Record<string, unknown> = {}): Promise<Seeded> {
   const ws = await r.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
   const owner = await dashboardToken(r.svc.context, ws.id, "owner");
-  const api = apiOf(r.base, owner);
-  expect((await api("/api/dashboard/collections", "POST", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).status).toBe(201);
-  const res = await api("/api/dashboard/webhooks", "POST", { url: receiver.url(), events: ["content.created", "content.updated", "content.published", "content.deleted", "form.submitted"], ...webhook });
-  expect(res.status).toBe(201);
-  const { id } = await res.json();
-  if (Object.keys(settings).length > 0) expect((await api(`/api/dashboard/webhooks/${id}/settings`, "PUT", settings)).status).toBe(200);
-  const secret = (await (await api(`/api/dashboard/webhooks/${id}/settings`)).json()).secret;
+  const api = callerAt(r.base, owner);
+  (await api.post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).expectStatus(201);
+  const events = ["content.created", "content.updated", "content.published", "content.deleted", "form.submitted"];
+  const { id } = (await api.post("/api/dashboard/webhooks", { url: receiver.url(), events, ...webhook })).expectStatus(201).body;
+  if (Object.keys(settings).length > 0) (await api.put(`/api/dashboard/webhooks/${id}/settings`, settings)).expectStatus(200);
+  const { secret } = (await api.get(`/api/dashboard/webhooks/${id}/settings`)).body;
   return { workspaceId: ws.id, owner, secret, webhookId: id };
 }
-
-export const apiOf = (base: string, token: string) => (path: string, method = "GET", json?: unknown) => requestAt(base, path, { method, json, token });
 
 /** Asserts the spec 6.4 signature and returns the parsed body. */
 export function verified(received: Received, secret: string): any {

@@ -11,7 +11,8 @@ import { createTestDatabase, drivers, type TestDatabase } from "../helpers/datab
 import { silentLogger } from "../helpers/server.js";
 import { builtCli, SECRET_KEY, seedDemo, startInstance, type Instance } from "../scale/helpers.js";
 import { startReceiver, type Receiver } from "./helpers.js";
-import { apiOf, sleep, verified } from "./durable-helpers.js";
+import { callerAt } from "../helpers/scenario.js";
+import { sleep, verified } from "./durable-helpers.js";
 
 const BIN = fileURLToPath(new URL("../../bin/svc.mjs", import.meta.url));
 const CHILD = fileURLToPath(new URL("../fixtures/durable-child.mjs", import.meta.url));
@@ -77,23 +78,18 @@ describe.skipIf(!builtCli).each(drivers)("durable delivery across processes on %
     return instance;
   };
   /** A `posts` collection and a webhook (with `settings`) through the instance's dashboard API; returns its secret. */
-  const hook = async (base: string, owner: string, receiver: Receiver, settings: Record<string, unknown> = {}) => {
-    const api = apiOf(base, owner);
-    expect((await api("/api/dashboard/collections", "POST", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).status).toBe(201);
-    const res = await api("/api/dashboard/webhooks", "POST", { url: receiver.url(), events: ["content.created"] });
-    expect(res.status).toBe(201);
-    const { id } = await res.json();
-    const put = await api(`/api/dashboard/webhooks/${id}/settings`, "PUT", settings);
-    return (await put.json()).secret as string;
+  const hook = async (base: string, ownerToken: string, receiver: Receiver, settings: Record<string, unknown> = {}) => {
+    const owner = callerAt(base, ownerToken);
+    (await owner.post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).expectStatus(201);
+    const { id } = (await owner.post("/api/dashboard/webhooks", { url: receiver.url(), events: ["content.created"] })).expectStatus(201).body;
+    return (await owner.put(`/api/dashboard/webhooks/${id}/settings`, settings)).body.secret as string;
   };
 
   it("svc serve --durable-webhooks: SIGKILL between commit and delivery, restart, the receiver gets it signed", async () => {
     const { db, receiver, demo } = await prepare();
     const first = await serve(db);
     const secret = await hook(first.base, demo.owner, receiver, { debounce_ms: 2500 });
-    const created = await apiOf(first.base, demo.owner)("/api/dashboard/collections/posts/entries", "POST", { title: "survives" });
-    expect(created.status).toBe(201);
-    const id = (await created.json()).id;
+    const { id } = (await callerAt(first.base, demo.owner).post("/api/dashboard/collections/posts/entries", { title: "survives" })).expectStatus(201).body;
     await sleep(300);
     await first.stop("SIGKILL");
     expect(receiver.requests).toHaveLength(0);
@@ -110,8 +106,7 @@ describe.skipIf(!builtCli).each(drivers)("durable delivery across processes on %
     const first = await startChild(db, 1500);
     cleanup.push(() => first.kill());
     const secret = await hook(first.base, demo.owner, receiver);
-    const created = await apiOf(first.base, demo.owner)("/api/dashboard/collections/posts/entries", "POST", { title: "on hold" });
-    expect(created.status).toBe(201);
+    (await callerAt(first.base, demo.owner).post("/api/dashboard/collections/posts/entries", { title: "on hold" })).expectStatus(201);
     await receiver.waitFor(1, 5000); // on the wire, never answered
     await first.kill();
     hold = false;
@@ -132,7 +127,7 @@ describe.skipIf(!builtCli).each(drivers)("durable delivery across processes on %
     const two = await serve(db);
     const secret = await hook(one.base, demo.owner, receiver);
     const writes = Array.from({ length: 20 }, (_, i) =>
-      apiOf(i % 2 ? one.base : two.base, demo.owner)("/api/dashboard/collections/posts/entries", "POST", { title: `n${i}` }).then(async (r) => (await r.json()).id as string),
+      callerAt(i % 2 ? one.base : two.base, demo.owner).post("/api/dashboard/collections/posts/entries", { title: `n${i}` }).then((r) => r.body.id as string),
     );
     const ids = await Promise.all(writes);
     await receiver.waitFor(20, 10_000);

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/database.js";
-import { startTestServer } from "../helpers/server.js";
+import { callerAt, scenario, type Result } from "../helpers/scenario.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { CA, startReceiver, type Receiver } from "./helpers.js";
-import { apiOf, outboxStates, seed, sleep, startDurable, steppedClock, verified, type Running } from "./durable-helpers.js";
+import { outboxStates, seed, sleep, startDurable, steppedClock, verified, type Running } from "./durable-helpers.js";
 
 describe.each(drivers)("durable webhook delivery on %s", (driver) => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -36,12 +36,10 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
     const hooks = await receiver();
     const r = await start(db);
     const s = await seed(r, hooks);
-    const api = apiOf(r.base, s.owner);
-    const created = await api("/api/dashboard/collections/posts/entries", "POST", { title: "v1" });
-    expect(created.status).toBe(201);
-    const id = (await created.json()).id;
+    const owner = callerAt(r.base, s.owner);
+    const { id } = (await owner.post("/api/dashboard/collections/posts/entries", { title: "v1" })).expectStatus(201).body;
     await hooks.waitFor(1);
-    for (const title of ["v2", "v3", "v4"]) expect((await api(`/api/dashboard/collections/posts/entries/${id}`, "PATCH", { title })).status).toBe(200);
+    for (const title of ["v2", "v3", "v4"]) (await owner.patch(`/api/dashboard/collections/posts/entries/${id}`, { title })).expectStatus(200);
     await hooks.waitFor(2);
     await sleep(700);
     const bodies = hooks.requests.map((q) => verified(q, s.secret));
@@ -58,9 +56,9 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
     const hooks = await receiver();
     const r = await start(db);
     const s = await seed(r, hooks);
-    const api = apiOf(r.base, s.owner);
-    expect((await api("/api/dashboard/forms", "POST", { slug: "contact", name: "Contact", fields: [{ name: "email", type: "string", required: true }] })).status).toBe(201);
-    const sent = await api("/api/v1/forms/contact/submit", "POST", { email: "a@example.com" });
+    const owner = callerAt(r.base, s.owner);
+    (await owner.post("/api/dashboard/forms", { slug: "contact", name: "Contact", fields: [{ name: "email", type: "string", required: true }] })).expectStatus(201);
+    const sent = await owner.post("/api/v1/forms/contact/submit", { email: "a@example.com" });
     expect(sent.status).toBeLessThan(300);
     const [got] = await hooks.waitFor(1);
     const body = verified(got!, s.secret);
@@ -73,8 +71,7 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
     const hooks = await receiver();
     const first = await startDurable(db.url, db.dataDir);
     const s = await seed(first, hooks, {}, { debounce_ms: 1500 });
-    const created = await apiOf(first.base, s.owner)("/api/dashboard/collections/posts/entries", "POST", { title: "kept", _status: "published" });
-    expect(created.status).toBe(201);
+    (await callerAt(first.base, s.owner).post("/api/dashboard/collections/posts/entries", { title: "kept", _status: "published" })).expectStatus(201);
     const wrote = Date.now();
     await first.close(); // graceful: the windows stay in the table instead of being flushed
     expect(hooks.requests).toHaveLength(0);
@@ -95,10 +92,10 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
     const clock = steppedClock();
     const r = await start(db, { webhooks: { clock } });
     const s = await seed(r, hooks, { events: ["content.updated", "content.published"] }, { debounce_ms: 600_000, debounce_scope: "entry" });
-    const api = apiOf(r.base, s.owner);
-    const a = (await (await api("/api/dashboard/collections/posts/entries", "POST", { title: "a0" })).json()).id;
-    const b = (await (await api("/api/dashboard/collections/posts/entries", "POST", { title: "b0" })).json()).id;
-    const patch = (id: string, body: Record<string, unknown>) => api(`/api/dashboard/collections/posts/entries/${id}`, "PATCH", body);
+    const owner = callerAt(r.base, s.owner);
+    const a = (await owner.post("/api/dashboard/collections/posts/entries", { title: "a0" })).body.id;
+    const b = (await owner.post("/api/dashboard/collections/posts/entries", { title: "b0" })).body.id;
+    const patch = (id: string, body: Record<string, unknown>) => owner.patch(`/api/dashboard/collections/posts/entries/${id}`, body);
     const tick = async (ms: number) => (clock.advance(ms), sleep(250));
 
     await patch(a, { title: "a1" });
@@ -135,9 +132,9 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
     const clock = steppedClock();
     const r = await start(db, { webhooks: { clock } });
     const s = await seed(r, hooks, { events: ["content.created"] }, { debounce_ms: 120_000, debounce_scope: "webhook" });
-    const api = apiOf(r.base, s.owner);
+    const owner = callerAt(r.base, s.owner);
     for (const title of ["x", "y", "z"]) {
-      expect((await api("/api/dashboard/collections/posts/entries", "POST", { title })).status).toBe(201);
+      (await owner.post("/api/dashboard/collections/posts/entries", { title })).expectStatus(201);
       clock.advance(10);
     }
     await sleep(250);
@@ -156,7 +153,7 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
     const hooks = await receiver((_req, res) => ((res.statusCode = 500), res.end("no")));
     const r = await start(db);
     const s = await seed(r, hooks, { events: ["content.created"] });
-    expect((await apiOf(r.base, s.owner)("/api/dashboard/collections/posts/entries", "POST", { title: "t" })).status).toBe(201);
+    (await callerAt(r.base, s.owner).post("/api/dashboard/collections/posts/entries", { title: "t" })).expectStatus(201);
     const got = await hooks.waitFor(3, 6000);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(950);
     expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(1950);
@@ -171,9 +168,9 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
     const one = await start(db);
     const two = await start(db);
     const s = await seed(one, hooks, { events: ["content.created", "content.updated"] });
-    const writes: Promise<Response>[] = [];
-    for (let i = 0; i < 30; i++) writes.push(apiOf(i % 2 ? one.base : two.base, s.owner)("/api/dashboard/collections/posts/entries", "POST", { title: `n${i}` }));
-    const ids = await Promise.all(writes.map(async (w) => ((await w).status === 201 ? (await (await w).json()).id : "")));
+    const writes: Promise<Result>[] = [];
+    for (let i = 0; i < 30; i++) writes.push(callerAt(i % 2 ? one.base : two.base, s.owner).post("/api/dashboard/collections/posts/entries", { title: `n${i}` }));
+    const ids = await Promise.all(writes.map(async (w) => ((await w).status === 201 ? (await w).body.id : "")));
     expect(ids.every(Boolean)).toBe(true);
     await hooks.waitFor(30, 10_000);
     await sleep(800);
@@ -184,15 +181,16 @@ describe.each(drivers)("durable webhook delivery on %s", (driver) => {
 
   it("is off by default: deliveries stay in memory and the outbox stays empty", async () => {
     const hooks = await receiver();
-    const t = await startTestServer(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
-    cleanup.push(() => t.close());
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
-    const api = apiOf(t.base, await dashboardToken(t.svc.context, ws.id, "owner"));
-    expect((await api("/api/dashboard/collections", "POST", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).status).toBe(201);
-    expect((await api("/api/dashboard/webhooks", "POST", { url: hooks.url(), events: ["content.created"] })).status).toBe(201);
-    expect((await api("/api/dashboard/collections/posts/entries", "POST", { title: "t" })).status).toBe(201);
+    const sc = await scenario(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
+    cleanup.push(() => sc.close());
+    const ws = await sc.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    const owner = sc.as(await dashboardToken(sc.svc.context, ws.id, "owner"));
+    (await owner.post("/api/dashboard/collections", { name: "posts", access: "public", fields: [{ name: "title", type: "string" }] })).expectStatus(201);
+    (await owner.post("/api/dashboard/webhooks", { url: hooks.url(), events: ["content.created"] })).expectStatus(201);
+    (await owner.post("/api/dashboard/collections/posts/entries", { title: "t" })).expectStatus(201);
+    sc.expectEvents(["content.created"]);
     await hooks.waitFor(1);
-    expect(t.svc.context.outbox).toBeUndefined();
-    expect(await outboxStates(t.svc)).toEqual({});
+    expect(sc.svc.context.outbox).toBeUndefined();
+    expect(await outboxStates(sc.svc)).toEqual({});
   });
 });

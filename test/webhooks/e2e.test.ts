@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type ServerScenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { CA, startReceiver, type Receiver } from "./helpers.js";
@@ -14,34 +14,31 @@ import { EVENT_NAMES } from "../../src/core/events.js";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(drivers)("webhook deliveries from HTTP writes on %s", (driver) => {
-  let t: TestServer;
-  let owner: string;
+  let s: ServerScenario;
+  let owner: Caller;
   let all: Receiver;
   let deletedOnly: Receiver;
   let inactive: Receiver;
   let dispatch: Receiver;
   const secrets: Record<string, string> = {};
-  const api = (path: string, method = "GET", json?: unknown) => t.request(path, { method, json, token: owner });
   const events = (r: Receiver) => r.requests.map((q) => JSON.parse(q.raw.toString()));
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
-    const ws = await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
-    owner = await dashboardToken(t.svc.context, ws.id, "owner");
+    s = await scenario(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
+    const ws = await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] });
+    owner = s.as(await dashboardToken(s.svc.context, ws.id, "owner"));
     [all, deletedOnly, inactive, dispatch] = await Promise.all([startReceiver(), startReceiver(), startReceiver(), startReceiver()]);
     const hook = async (name: string, r: Receiver, body: Record<string, unknown>) => {
-      const res = await api("/api/dashboard/webhooks", "POST", { url: r.url(), ...body });
-      expect(res.status).toBe(201);
-      const { id } = await res.json();
-      secrets[name] = (await (await api(`/api/dashboard/webhooks/${id}/settings`)).json()).secret;
+      const { id } = (await owner.post("/api/dashboard/webhooks", { url: r.url(), ...body })).expectStatus(201).body;
+      secrets[name] = (await owner.get(`/api/dashboard/webhooks/${id}/settings`)).body.secret;
     };
     await hook("all", all, { events: [...EVENT_NAMES] });
     await hook("deleted", deletedOnly, { events: ["content.deleted"] });
     await hook("inactive", inactive, { events: [...EVENT_NAMES], active: false });
     await hook("dispatch", dispatch, { events: ["content.published"], format: "code_host_repository_dispatch" });
-    expect((await api("/api/dashboard/collections", "POST", { name: "tags", access: "public", fields: [{ name: "label", type: "string" }] })).status).toBe(201);
-    expect((await api("/api/dashboard/collections", "POST", { name: "authors", access: "public", fields: [{ name: "name", type: "string" }] })).status).toBe(201);
-    const posts = await api("/api/dashboard/collections", "POST", {
+    (await owner.post("/api/dashboard/collections", { name: "tags", access: "public", fields: [{ name: "label", type: "string" }] })).expectStatus(201);
+    (await owner.post("/api/dashboard/collections", { name: "authors", access: "public", fields: [{ name: "name", type: "string" }] })).expectStatus(201);
+    const posts = await owner.post("/api/dashboard/collections", {
       name: "posts",
       access: "public",
       fields: [
@@ -50,32 +47,30 @@ describe.each(drivers)("webhook deliveries from HTTP writes on %s", (driver) => 
         { name: "tags", type: "relations", collection: "tags" },
       ],
     });
-    expect(posts.status).toBe(201);
+    posts.expectStatus(201);
   });
   afterAll(async () => {
     await Promise.all([all, deletedOnly, inactive, dispatch].map((r) => r?.close()));
-    await t?.close();
+    await s?.close();
   });
 
   it("delivers the lifecycle of an entry, signed, in the service envelope, with no User-Agent", async () => {
-    const tag = await (await api("/api/dashboard/collections/tags/entries", "POST", { label: "news", _status: "published" })).json();
-    const author = await (await api("/api/dashboard/collections/authors/entries", "POST", { name: "Ada", _status: "published" })).json();
+    const tag = (await owner.post("/api/dashboard/collections/tags/entries", { label: "news", _status: "published" })).body;
+    const author = (await owner.post("/api/dashboard/collections/authors/entries", { name: "Ada", _status: "published" })).body;
     await all.waitFor(4); // tag and author: created + published each
     const start = all.requests.length;
 
-    const created = await api("/api/dashboard/collections/posts/entries", "POST", { title: "v1", author: author.id, tags: [tag.id] });
-    expect(created.status).toBe(201);
-    const id = (await created.json()).id;
+    const { id } = (await owner.post("/api/dashboard/collections/posts/entries", { title: "v1", author: author.id, tags: [tag.id] })).expectStatus(201).body;
     await all.waitFor(start + 1);
-    expect((await api(`/api/dashboard/collections/posts/entries/${id}`, "PATCH", { _status: "published" })).status).toBe(200);
+    (await owner.patch(`/api/dashboard/collections/posts/entries/${id}`, { _status: "published" })).expectStatus(200);
     await all.waitFor(start + 2);
-    expect((await api(`/api/dashboard/collections/posts/entries/${id}`, "PATCH", { _status: "draft" })).status).toBe(200);
+    (await owner.patch(`/api/dashboard/collections/posts/entries/${id}`, { _status: "draft" })).expectStatus(200);
     await all.waitFor(start + 3);
     // three rapid saves with the status unchanged: one content.updated with the last state
-    for (const title of ["v2", "v3", "v4"]) expect((await api(`/api/dashboard/collections/posts/entries/${id}`, "PATCH", { title })).status).toBe(200);
+    for (const title of ["v2", "v3", "v4"]) (await owner.patch(`/api/dashboard/collections/posts/entries/${id}`, { title })).expectStatus(200);
     await all.waitFor(start + 4);
     await sleep(800);
-    expect((await api(`/api/dashboard/collections/posts/entries/${id}`, "DELETE")).status).toBe(200);
+    (await owner.delete(`/api/dashboard/collections/posts/entries/${id}`)).expectStatus(200);
     await all.waitFor(start + 5);
 
     const got = all.requests.slice(start);
@@ -111,7 +106,7 @@ describe.each(drivers)("webhook deliveries from HTTP writes on %s", (driver) => 
 
   it("fires created and published for an entry created as published", async () => {
     const start = all.requests.length;
-    await api("/api/dashboard/collections/posts/entries", "POST", { title: "straight out", _status: "published" });
+    await owner.post("/api/dashboard/collections/posts/entries", { title: "straight out", _status: "published" });
     await all.waitFor(start + 2);
     expect(events(all).slice(start).map((b) => b.event).sort()).toEqual(["content.created", "content.published"]);
   });

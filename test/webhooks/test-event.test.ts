@@ -5,38 +5,35 @@
  * before subscribing); an unknown name is 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { scenario, type Caller, type ServerScenario } from "../helpers/scenario.js";
 import { drivers } from "../helpers/database.js";
 import { dashboardToken } from "../helpers/sessions.js";
 import { CA, startReceiver, type Receiver } from "./helpers.js";
 
 describe.each(drivers)("test delivery event on %s", (driver) => {
-  let t: TestServer;
-  let owner: string;
+  let s: ServerScenario;
+  let owner: Caller;
   let receiver: Receiver;
 
   beforeAll(async () => {
-    t = await startTestServer(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
-    const wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
-    owner = await dashboardToken(t.svc.context, wsId, "owner");
+    s = await scenario(driver, { allowPrivateWebhookTargets: true, webhooks: { ca: CA } });
+    const wsId = (await s.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
+    owner = s.as(await dashboardToken(s.svc.context, wsId, "owner"));
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.close();
-    await t?.close();
+    await s?.close();
   });
 
   const create = async (events: string[]) => {
-    const res = await t.request("/api/dashboard/webhooks", { method: "POST", token: owner, json: { url: receiver.url(`/${events.join("-")}`), events } });
-    expect(res.status).toBe(201);
-    return (await res.json()) as { id: string; events: string[] };
+    const res = await owner.post("/api/dashboard/webhooks", { url: receiver.url(`/${events.join("-")}`), events });
+    return res.expectStatus(201).body as { id: string; events: string[] };
   };
   /** Sends a test delivery and answers the event name the receiver got. */
   const sent = async (id: string, json?: unknown) => {
     const before = receiver.requests.length;
-    const res = await t.request(`/api/dashboard/webhooks/${id}/test`, { method: "POST", token: owner, ...(json === undefined ? {} : { json }) });
-    expect(res.status).toBe(200);
-    expect((await res.json()).ok).toBe(true);
+    (await owner.post(`/api/dashboard/webhooks/${id}/test`, json)).expectStatus(200).expectBody({ ok: true });
     const [got] = (await receiver.waitFor(before + 1)).slice(before);
     return JSON.parse(got!.raw.toString()).event as string;
   };
@@ -57,8 +54,7 @@ describe.each(drivers)("test delivery event on %s", (driver) => {
     const { id } = await create(["content.published", "content.deleted"]);
     expect(await sent(id, { event: "content.deleted" })).toBe("content.deleted");
     expect(await sent(id, { event: "content.created" })).toBe("content.created");
-    const bad = await t.request(`/api/dashboard/webhooks/${id}/test`, { method: "POST", token: owner, json: { event: "content.exploded" } });
-    expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toContain("event must be one of the six event names");
+    const bad = (await owner.post(`/api/dashboard/webhooks/${id}/test`, { event: "content.exploded" })).expectStatus(400);
+    expect(bad.body.error).toContain("event must be one of the six event names");
   });
 });

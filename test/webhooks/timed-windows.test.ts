@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createTimedWindows, type WindowClaims } from "../../src/webhooks/timed-windows.js";
-import type { WindowCodec } from "../../src/webhooks/types.js";
+import type { WindowCodec } from "../../src/webhooks/window-store.js";
 import { captureLogger, createFakeClock, settle } from "./helpers.js";
 
 const memoryClaims: WindowClaims = { put() {}, take: () => true };
