@@ -120,8 +120,8 @@ async function insertEntries(sql, workspaceId, collectionId, published, drafts, 
       if (bodies.length === 0) return;
       await tx.run(
         sql.dialect === "postgresql"
-          ? `INSERT INTO entry_deliveries (entry_id, fields_fingerprint, body) VALUES ${values}`
-          : `INSERT INTO entry_deliveries (entry_rowid, entry_id, fields_fingerprint, body) SELECT e.rowid, e.id, v.column2, v.column3 FROM (VALUES ${values}) AS v JOIN entries e ON e.id = v.column1`,
+          ? `INSERT INTO entry_deliveries (entry_id, shape, body) VALUES ${values}`
+          : `INSERT INTO entry_deliveries (entry_rowid, entry_id, shape, body) SELECT e.rowid, e.id, v.column2, v.column3 FROM (VALUES ${values}) AS v JOIN entries e ON e.id = v.column1`,
         bodies,
       );
     });

@@ -1,5 +1,5 @@
 /**
- * Stored delivery JSON of published entries (migrations 013, 015 and 018): a page of a delivery
+ * Stored delivery JSON of published entries (migrations 013 and 015): a page of a delivery
  * list is the page's ids and each entry's rendered body, joined. Bodies are written by entry writes
  * in the writing transaction (an entry's when it is created or updated while published) and by the
  * background filler (services/delivery-backfill.ts: entries with none under the current fields,
@@ -32,7 +32,10 @@ const RAW_COLUMNS = "id, data, published_at, created_by, created_at, updated_at"
 // Definitions are cached per content version (services/delivery-cache.ts), so most lookups hit here.
 const fingerprints = new WeakMap<Pick<StoredCollection, "fields">, string>();
 
-/** A short fingerprint of what the delivery JSON depends on besides the entry: the fields' names and types, in order. */
+/**
+ * A short fingerprint of what the delivery JSON depends on besides the entry: the fields' names and
+ * types, in order. Bodies stored by earlier versions carry it too: it must not change.
+ */
 export function fieldsFingerprint(collection: Pick<StoredCollection, "fields">): string {
   let fingerprint = fingerprints.get(collection);
   if (fingerprint === undefined) {
@@ -54,14 +57,17 @@ export function renderDelivery(collection: StoredCollection, row: RawEntryRow): 
   return JSON.stringify(toEntry(collection, entry, undefined));
 }
 
+// The fields fingerprint lives in the column `shape`: the column keeps its first name so instances
+// of the previous version keep working during an upgrade.
+
 export function createEntryDeliveryRepo(ctx: StorageContext) {
   const put = (db: Sql, id: string, fingerprint: string, body: string) =>
     db.run(
       db.dialect === "postgresql"
-        ? `INSERT INTO entry_deliveries (entry_id, fields_fingerprint, body) VALUES (?, ?, ?)
-           ON CONFLICT (entry_id) DO UPDATE SET fields_fingerprint = excluded.fields_fingerprint, body = excluded.body`
+        ? `INSERT INTO entry_deliveries (entry_id, shape, body) VALUES (?, ?, ?)
+           ON CONFLICT (entry_id) DO UPDATE SET shape = excluded.shape, body = excluded.body`
         : // REPLACE also drops a row left under this rowid or this id by a VACUUM's renumbering.
-          `INSERT OR REPLACE INTO entry_deliveries (entry_rowid, entry_id, fields_fingerprint, body) SELECT rowid, id, ?, ? FROM entries WHERE id = ?`,
+          `INSERT OR REPLACE INTO entry_deliveries (entry_rowid, entry_id, shape, body) SELECT rowid, id, ?, ? FROM entries WHERE id = ?`,
       db.dialect === "postgresql" ? [id, fingerprint, body] : [fingerprint, body, id],
     );
 
@@ -80,7 +86,7 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
           ? Promise.resolve([])
           : db.all<{ id: string; body: string | null }>(
               // Unqualified names in the list SQL are entries' columns: entry_deliveries shares none.
-              `SELECT id, body FROM entries LEFT JOIN entry_deliveries ON ${join} AND fields_fingerprint = ? ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
+              `SELECT id, body FROM entries LEFT JOIN entry_deliveries ON ${join} AND shape = ? ${q.where}${q.keyset} ${q.orderBy} LIMIT ? OFFSET ?`,
               [fingerprint, ...q.params, ...q.keysetParams, ...q.orderParams, query.limit + 1, query.offset],
             ),
         countOf(db, collectionId, query, true, q, totals),
@@ -116,7 +122,7 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
      */
     async missing(collectionId: string, fingerprint: string, after: string, scan: number, db: Sql = ctx.sql) {
       const rows = await db.all<{ id: string; stored: string | null }>(
-        `SELECT entries.id AS id, entry_deliveries.entry_id AS stored FROM entries LEFT JOIN entry_deliveries ON ${joinOn(db)} AND fields_fingerprint = ?
+        `SELECT entries.id AS id, entry_deliveries.entry_id AS stored FROM entries LEFT JOIN entry_deliveries ON ${joinOn(db)} AND shape = ?
          WHERE collection_id = ? AND status = 'published' AND entries.id > ? ORDER BY entries.id LIMIT ?`,
         [fingerprint, collectionId, after, scan],
       );
@@ -136,7 +142,7 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
       const fingerprint = fieldsFingerprint(collection);
       const lock = tx.dialect === "postgresql" ? " FOR SHARE OF entries SKIP LOCKED" : "";
       const rows = await tx.all<RawEntryRow>(
-        `SELECT ${RAW_COLUMNS.split(", ").map((c) => `entries.${c}`).join(", ")} FROM entries LEFT JOIN entry_deliveries ON ${joinOn(tx)} AND fields_fingerprint = ?
+        `SELECT ${RAW_COLUMNS.split(", ").map((c) => `entries.${c}`).join(", ")} FROM entries LEFT JOIN entry_deliveries ON ${joinOn(tx)} AND shape = ?
          WHERE collection_id = ? AND entries.id IN (${ids.map(() => "?").join(", ")}) AND status = 'published' AND entry_deliveries.entry_id IS NULL${lock}`,
         [fingerprint, collection.id, ...ids],
       );

@@ -20,6 +20,11 @@ import type { Sql } from "../../src/storage/sql.js";
 
 const ENTRIES = 3000;
 
+it("keeps the fields fingerprint of bodies stored by earlier versions (sha256 of [[name, type], …], base64url, 22 characters)", () => {
+  const fields = [{ name: "title", type: "string" }, { name: "views", type: "number" }] as Parameters<typeof fieldsFingerprint>[0]["fields"];
+  expect(fieldsFingerprint({ fields })).toBe("aaFta4TXgmG9ym7FH2gOH5");
+});
+
 describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
   let t: TestServer;
   let owner: string;
@@ -49,7 +54,7 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
     const posts = await getCollection(t.svc.context, wsId, "posts");
     const rows = await t.svc.context.sql.all<RawEntryRow & { body: string }>(
       `SELECT e.id, e.data, e.published_at, e.created_by, e.created_at, e.updated_at, d.body FROM entry_deliveries d JOIN entries e ON e.id = d.entry_id
-       WHERE e.status = 'published' AND d.fields_fingerprint = ?`,
+       WHERE e.status = 'published' AND d.shape = ?`,
       [fieldsFingerprint(posts)],
     );
     for (const row of rows) expect(row.body).toBe(renderDelivery(posts, row));

@@ -1,5 +1,5 @@
 /**
- * Delivery lists are joined from stored entry JSON (migrations 013, 015 and 018,
+ * Delivery lists are joined from stored entry JSON (migrations 013 and 015,
  * services/delivery.ts), written by entry writes in their own transaction and by the background
  * filler (services/delivery-backfill.ts), never by a read: byte for byte what serializing the
  * general path gives, and never stale: after an entry update, publish, unpublish or delete, and
@@ -41,7 +41,7 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
   };
   const stored = async () => Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM entry_deliveries"))?.n);
   const published = async () => Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM entries WHERE status = 'published'"))?.n);
-  const body = async (id: string) => (await t.svc.context.sql.get<{ body: string; fields_fingerprint: string }>("SELECT body, fields_fingerprint FROM entry_deliveries WHERE entry_id = ?", [id]));
+  const body = async (id: string) => (await t.svc.context.sql.get<{ body: string; shape: string }>("SELECT body, shape FROM entry_deliveries WHERE entry_id = ?", [id]));
   const create = async (json: Item) => (await (await t.request("/api/dashboard/collections/posts/entries", { method: "POST", token: owner, json })).json()).id as string;
   const patchEntry = (id: string, json: Item) => t.request(`/api/dashboard/collections/posts/entries/${id}`, { method: "PATCH", token: owner, json });
   const patchCollection = async (json: unknown, query = "") => {
@@ -83,7 +83,7 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
     const posts = await getCollection(t.svc.context, wsId, "posts");
     for (const e of await items()) await updateEntry(t.svc.context, wsId, "posts", e.id as string, {});
     expect(await stored()).toBe(3);
-    for (const e of await items()) expect(await body(e.id as string)).toEqual({ body: JSON.stringify(e), fields_fingerprint: fieldsFingerprint(posts) });
+    for (const e of await items()) expect(await body(e.id as string)).toEqual({ body: JSON.stringify(e), shape: fieldsFingerprint(posts) });
     // The cursor of a page read from stored bodies leads to the same next page.
     const first = JSON.parse(await read("sort=views&limit=2"));
     const after = `sort=views&limit=2&after=${first.meta.next}`;
@@ -123,7 +123,7 @@ describe.each(drivers)("stored delivery JSON on %s", (driver) => {
   it("follows a field renamed, added or removed on the very next read, the bodies rendered again by the filler", async () => {
     await read();
     const current = async () => fieldsFingerprint(await getCollection(t.svc.context, wsId, "posts"));
-    const underCurrent = async () => Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM entry_deliveries WHERE fields_fingerprint = ?", [await current()]))?.n);
+    const underCurrent = async () => Number((await t.svc.context.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM entry_deliveries WHERE shape = ?", [await current()]))?.n);
     await patchCollection({ rename: { from: "views", to: "reads" } });
     let list = await items();
     expect(list.every((e) => "reads" in e && !("views" in e))).toBe(true);

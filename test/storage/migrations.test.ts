@@ -7,8 +7,6 @@
  * recreated empty (the bodies are derived and refilled by reads), the staleness trigger in place,
  * and the entry untouched; PostgreSQL keeps its table and its bodies. Migration 017 gives each
  * dashboard token issued before it a refresh-token family of its own, so nobody is signed out.
- * Migration 018 renames the stored bodies' `shape` to `fields_fingerprint`, bodies kept and the
- * staleness trigger still dropping a body with any change to its entry.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate } from "../../src/storage/migrate.js";
@@ -92,34 +90,6 @@ describe.each(drivers)("migrations on %s", (driver) => {
     expect(await usage()).toEqual([["media", 0], ["submissions", 105]]);
     await sql.run("DELETE FROM forms WHERE id = 'f1'");
     expect(await usage()).toEqual([["media", 0], ["submissions", 0]]);
-  });
-
-  it("018 renames entry_deliveries.shape to fields_fingerprint, keeping the bodies and the staleness trigger", async () => {
-    db = await createTestDatabase(driver);
-    sql = await openDatabase(db.url);
-    const before = migrations.filter((m) => m.id < 18);
-    await migrate(sql, before);
-    const now = new Date().toISOString();
-    await sql.run("INSERT INTO workspaces (id, slug, name, created_at) VALUES ('w1', 'demo', 'Demo', ?)", [now]);
-    await sql.run("INSERT INTO collections (id, workspace_id, name, created_at, updated_at) VALUES ('c1', 'w1', 'posts', ?, ?)", [now, now]);
-    for (const id of ["e1", "e2"]) {
-      await sql.run(
-        "INSERT INTO entries (id, workspace_id, collection_id, status, data, published_at, created_by, created_at, updated_at) VALUES (?, 'w1', 'c1', 'published', '{}', ?, 'u1', ?, ?)",
-        [id, now, now, now],
-      );
-    }
-    const store = driver === "sqlite" ? "INSERT INTO entry_deliveries (entry_rowid, entry_id, shape, body) SELECT rowid, id, 'f', '{}' FROM entries" : "INSERT INTO entry_deliveries (entry_id, shape, body) SELECT id, 'f', '{}' FROM entries";
-    await sql.run(store);
-
-    expect(await migrate(sql)).toEqual([18]);
-    expect(await sql.all("SELECT entry_id, fields_fingerprint, body FROM entry_deliveries ORDER BY entry_id")).toEqual([
-      { entry_id: "e1", fields_fingerprint: "f", body: "{}" },
-      { entry_id: "e2", fields_fingerprint: "f", body: "{}" },
-    ]);
-    await sql.run("UPDATE entries SET data = '{\"title\":\"b\"}' WHERE id = 'e1'");
-    expect(await sql.all("SELECT entry_id FROM entry_deliveries")).toEqual([{ entry_id: "e2" }]);
-    await sql.run("DELETE FROM entries WHERE id = 'e2'");
-    expect(await sql.all("SELECT entry_id FROM entry_deliveries")).toEqual([]);
   });
 
   it("017 makes each existing dashboard token a family of its own, unused", async () => {

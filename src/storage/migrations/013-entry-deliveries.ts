@@ -2,7 +2,7 @@
  * The delivery JSON of published entries, rendered once and kept beside the entry
  * (storage/entry-deliveries.ts): a list read concatenates stored strings instead of parsing and
  * re-serializing every row. A body is only ever used under the fields fingerprint it was rendered
- * for (`shape`, named `fields_fingerprint` since migration 018), and the same statement that changes an entry drops its body (these triggers),
+ * for (`shape`), and the same statement that changes an entry drops its body (these triggers),
  * so a stored body is never older than its entry. Its own table, so storing a body is not an
  * entry write (no content version bump, no `updated_at`).
  */
