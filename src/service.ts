@@ -333,13 +333,25 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       close() {
         closed ??= (async () => {
           unsubscribe();
-          // spec 6.6: graceful shutdown flushes debounced deliveries (best effort).
-          await context.webhooks.close();
-          await context.deliveryBackfill.close();
-          await push?.close();
-          await shared.close();
-          if (ownsSql) await sql.close();
-          await blobs.dispose?.();
+          // Every step runs even when an earlier one fails, so nothing is left open; the first error is rethrown.
+          const steps: (() => unknown)[] = [
+            // spec 6.6: graceful shutdown flushes debounced deliveries (best effort).
+            () => context.webhooks.close(),
+            () => context.deliveryBackfill.close(),
+            () => push?.close(),
+            () => shared.close(),
+            () => (ownsSql ? sql.close() : undefined),
+            () => blobs.dispose?.(),
+          ];
+          const errors: unknown[] = [];
+          for (const step of steps) {
+            try {
+              await step();
+            } catch (error) {
+              errors.push(error);
+            }
+          }
+          if (errors.length > 0) throw errors[0];
         })();
         return closed;
       },

@@ -33,6 +33,22 @@ describe("createService", () => {
     expect(await known.json()).toEqual({ error: "No such endpoint" });
   });
 
+  it("close runs every step when one fails, then throws the first error", async () => {
+    const svc = await createService({ dataDir: tmp(), logger: silentLogger() });
+    const closed: string[] = [];
+    svc.context.webhooks.close = () => Promise.reject(new Error("dispatcher failed"));
+    const { deliveryBackfill, shared, sql } = svc.context;
+    const track = <T extends { close(): Promise<void> }>(name: string, target: T) => {
+      const close = target.close.bind(target);
+      target.close = () => (closed.push(name), close());
+    };
+    track("deliveryBackfill", deliveryBackfill);
+    track("shared", shared);
+    track("sql", sql);
+    await expect(svc.close()).rejects.toThrow("dispatcher failed");
+    expect(closed).toEqual(["deliveryBackfill", "shared", "sql"]);
+  });
+
   it("creates the embedded default: SQLite file, blobs dir and a 0600 secret.key", async () => {
     const dir = tmp();
     const svc = await createService({ dataDir: dir, logger: silentLogger() });
