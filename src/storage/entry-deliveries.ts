@@ -134,7 +134,8 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
      * and still has none under `collection`'s fields, rendered from the row as this transaction reads
      * it. A change to a row after that read drops the body again (trigger); on PostgreSQL the rows
      * are share-locked until commit, and a row another transaction is writing is skipped (that write
-     * stores its own body), so the filler never waits on a writer nor deadlocks with one. Returns
+     * stores its own body), so the filler never waits on a writer nor deadlocks with one. Rows are
+     * locked and stored in id order, so two instances filling the same ids never deadlock. Returns
      * how many bodies were stored.
      */
     async fill(collection: StoredCollection, ids: string[], tx: Sql): Promise<number> {
@@ -143,7 +144,7 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
       const lock = tx.dialect === "postgresql" ? " FOR SHARE OF entries SKIP LOCKED" : "";
       const rows = await tx.all<RawEntryRow>(
         `SELECT ${RAW_COLUMNS.split(", ").map((c) => `entries.${c}`).join(", ")} FROM entries LEFT JOIN entry_deliveries ON ${joinOn(tx)} AND shape = ?
-         WHERE collection_id = ? AND entries.id IN (${ids.map(() => "?").join(", ")}) AND status = 'published' AND entry_deliveries.entry_id IS NULL${lock}`,
+         WHERE collection_id = ? AND entries.id IN (${ids.map(() => "?").join(", ")}) AND status = 'published' AND entry_deliveries.entry_id IS NULL ORDER BY entries.id${lock}`,
         [fingerprint, collection.id, ...ids],
       );
       for (const row of rows) await put(tx, row.id, fingerprint, renderDelivery(collection, row));
