@@ -12,7 +12,8 @@
  * stored for (storage/entry-deliveries.ts `fill`); a definition changed meanwhile ends the pass
  * (the change asked for a pass of its own). Several instances on one PostgreSQL may fill the same
  * collection: a batch skips entries another has stored meanwhile, and an upsert makes a repeat
- * harmless. A failure is logged and the pass retried later; it never reaches a request.
+ * harmless. A row that cannot be rendered is skipped and logged once; any other failure is logged
+ * and the pass retried later; neither reaches a request.
  */
 import type { Sql } from "../storage/sql.js";
 import { fieldsFingerprint, keepsDeliveryJson } from "../storage/entry-deliveries.js";
@@ -56,6 +57,8 @@ export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageC
   let running: Promise<void> | undefined;
   const retries = new Set<ReturnType<typeof setTimeout>>();
   const waiters: (() => void)[] = [];
+  /** Entries whose body could not be rendered, logged once each: every pass skips them again. */
+  const reported = new Set<string>();
 
   const retry = (what: string | undefined, changed: boolean, error: unknown) => {
     const name = what === undefined ? "the collections" : `collection ${what}`;
@@ -86,7 +89,12 @@ export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageC
           // Share-locked on PostgreSQL: a change of the fields waits for this batch, or ends the pass.
           const now = await ctx.db.collections.byId(id, tx, "share");
           if (!now || fieldsFingerprint(now) !== fingerprint) return false;
-          await deliveries.fill(now, batch, tx);
+          const { failed } = await deliveries.fill(now, batch, tx);
+          for (const { id: entryId, error } of failed) {
+            if (reported.has(entryId)) continue;
+            reported.add(entryId);
+            ctx.logger.warn(`Stored delivery JSON of entry ${entryId} could not be rendered, skipped (reads render it from its row):`, (error as Error)?.message ?? error);
+          }
           return true;
         });
         if (!current) return;

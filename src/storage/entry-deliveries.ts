@@ -135,11 +135,13 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
      * it. A change to a row after that read drops the body again (trigger); on PostgreSQL the rows
      * are share-locked until commit, and a row another transaction is writing is skipped (that write
      * stores its own body), so the filler never waits on a writer nor deadlocks with one. Rows are
-     * locked and stored in id order, so two instances filling the same ids never deadlock. Returns
-     * how many bodies were stored.
+     * locked and stored in id order, so two instances filling the same ids never deadlock. A row
+     * that cannot be rendered is left without a body (reads render it as they can) and returned in
+     * `failed`, so one damaged row does not keep the rest of its batch from being stored.
      */
-    async fill(collection: StoredCollection, ids: string[], tx: Sql): Promise<number> {
-      if (ids.length === 0 || !keepsDeliveryJson(collection)) return 0;
+    async fill(collection: StoredCollection, ids: string[], tx: Sql): Promise<{ stored: number; failed: { id: string; error: unknown }[] }> {
+      const failed: { id: string; error: unknown }[] = [];
+      if (ids.length === 0 || !keepsDeliveryJson(collection)) return { stored: 0, failed };
       const fingerprint = fieldsFingerprint(collection);
       const lock = tx.dialect === "postgresql" ? " FOR SHARE OF entries SKIP LOCKED" : "";
       const rows = await tx.all<RawEntryRow>(
@@ -147,8 +149,19 @@ export function createEntryDeliveryRepo(ctx: StorageContext) {
          WHERE collection_id = ? AND entries.id IN (${ids.map(() => "?").join(", ")}) AND status = 'published' AND entry_deliveries.entry_id IS NULL ORDER BY entries.id${lock}`,
         [fingerprint, collection.id, ...ids],
       );
-      for (const row of rows) await put(tx, row.id, fingerprint, renderDelivery(collection, row));
-      return rows.length;
+      let stored = 0;
+      for (const row of rows) {
+        let body: string;
+        try {
+          body = renderDelivery(collection, row);
+        } catch (error) {
+          failed.push({ id: row.id, error });
+          continue;
+        }
+        await put(tx, row.id, fingerprint, body);
+        stored++;
+      }
+      return { stored, failed };
     },
   };
 }

@@ -189,4 +189,33 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
       await filler.close();
     }
   }, 60_000);
+
+  it("skips a row it cannot render, logged once, and stores the rest of its batch", async () => {
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
+    // Parses, but nests too deep to serialize again: a damaged row.
+    const depth = 200_000;
+    const bad = newRowId();
+    const now = new Date().toISOString();
+    await t.svc.context.sql.run(
+      "INSERT INTO entries (id, workspace_id, collection_id, status, data, published_at, created_by, created_at, updated_at) VALUES (?, ?, ?, 'published', ?, ?, 'u1', ?, ?)",
+      [bad, wsId, posts.id, `{"meta":${"[".repeat(depth)}${"]".repeat(depth)}}`, now, now, now],
+    );
+    const warnings: string[] = [];
+    const logger = { warn: (...args: unknown[]) => warnings.push(args.join(" ")) } as unknown as typeof t.svc.context.logger;
+    const filler = createDeliveryBackfill({ db: t.svc.context.db, logger }, t.svc.context.sql, 20);
+    try {
+      filler.fill(posts.id);
+      await filler.idle();
+      filler.fill(posts.id);
+      await filler.idle();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`entry ${bad} could not be rendered, skipped`);
+      expect(await storedAndCurrent()).toBe((await published()) - 1);
+      expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries WHERE entry_id = ?", [bad])).toBe(0);
+    } finally {
+      await filler.close();
+      await t.svc.context.sql.run("DELETE FROM entries WHERE id = ?", [bad]);
+    }
+  }, 60_000);
 });
