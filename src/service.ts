@@ -200,10 +200,20 @@ export interface Service {
   /** Storage, bus and options, for advanced embedding and tests. */
   context: ServiceContext;
   /**
-   * Graceful close: flushes debounced webhook deliveries, finishes the stored delivery JSON passes
-   * a change of fields asked for (services/delivery-backfill.ts), then closes storage.
+   * Graceful close: flushes debounced webhook deliveries, lets the stored delivery JSON filler
+   * finish its batch in flight (services/delivery-backfill.ts; the rest is filled later), then
+   * closes storage. Every step runs even if one fails; the first failure is thrown.
    */
   close(): Promise<void>;
+}
+
+/**
+ * @internal Not part of the public options. `deliveryBackfill: "changes"`: no start-up pass over
+ * every collection's stored delivery JSON (the command line's service lives for one command; the
+ * server's start, or a read finding bodies missing, fills them); field changes still ask for theirs.
+ */
+export interface InternalServiceOptions {
+  deliveryBackfill?: "all" | "changes";
 }
 
 /** Loaded on the first MCP request of any service in this process. */
@@ -217,7 +227,7 @@ let mcpModule: Promise<typeof import("./mcp/server.js")> | undefined;
  * const svc = await createService({ dataDir: "./.svc" });
  * Bun.serve({ fetch: svc.fetch });
  */
-export async function createService(options: ServiceOptions = {}): Promise<Service> {
+export async function createService(options: ServiceOptions = {}, internal: InternalServiceOptions = {}): Promise<Service> {
   // Parsed once per service: zod's compiled fast path (generated with `new Function`) would cost
   // more to build than it saves.
   const parsed = optionsSchema.safeParse(options, { jitless: true });
@@ -322,7 +332,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     // Deliveries follow the events of committed writes (spec 6); a persisting dispatcher took them in the write (record).
     const unsubscribe = context.bus.on((event) => context.webhooks.emit(event));
     // Bodies missing after an upgrade (or a change no pass finished) are filled in the background.
-    context.deliveryBackfill.fill();
+    if (internal.deliveryBackfill !== "changes") context.deliveryBackfill.fill();
     const app = createHttpApp(context, undefined, options.requestLog);
     let closed: Promise<void> | undefined;
     return {

@@ -35,7 +35,8 @@ export interface PrimaryHooks {
 /** Runs the primary until a signal stopped every worker. */
 export async function runPrimary(config: CliConfig, size: number, hooks: PrimaryHooks): Promise<void> {
   // Migrations and the demo bootstrap run here once, so workers never race each other for them.
-  const svc = await createService(serviceOptions(config));
+  // The workers fill stored delivery JSON at their start: no start-up pass in this short-lived service.
+  const svc = await createService(serviceOptions(config), { deliveryBackfill: "changes" });
   let demo: DemoCredentials | undefined;
   try {
     demo = await hooks.bootstrap(svc.context);

@@ -81,7 +81,8 @@ export async function withService<T>(
   const logger = quietLogger();
   // The transport `svc serve` has in this configuration: commands that turn self sign-up on check it.
   const mail = mailOptions(config, logger, () => config.port);
-  const svc = await createService({ ...serviceOptions(config), ...mail, logger, webhooks: { durable: "follow" }, versionPush: false });
+  // No start-up pass over stored delivery JSON: a command would scan every published entry.
+  const svc = await createService({ ...serviceOptions(config), ...mail, logger, webhooks: { durable: "follow" }, versionPush: false }, { deliveryBackfill: "changes" });
   try {
     return await fn(svc, out, config);
   } finally {

@@ -1,10 +1,14 @@
 /**
  * The background filler of stored delivery JSON (storage/entry-deliveries.ts). Entry writes store
  * their own body; what no write stores is filled here, apart from any request: the bodies of a
- * database upgraded from a version that kept none (a pass over every collection at start), and of
- * a collection whose fields changed (its bodies were rendered under the old fingerprint: one pass
- * over it, asked for by the change after it committed). Until a body is stored, a read renders the
- * entry from its row, so nothing is ever stale — only slower.
+ * database upgraded from a version that kept none (a pass over every collection at start, which
+ * the command line's short-lived service skips), of a collection whose fields changed (its bodies
+ * were rendered under the old fingerprint: one pass over it, asked for by the change after it
+ * committed, ahead of the start-up pass), and of a collection a delivery read found bodies missing
+ * in (a change made by another process, a pass cut short by a close, a row skipped while another
+ * transaction held it): the read only signals, in memory, and the pass runs here, at most once per
+ * retry delay per collection. Until a body is stored, a read renders the entry from its row, so
+ * nothing is ever stale — only slower.
  *
  * Small transactions, a yield between them: reads and writes interleave with a pass over any
  * number of entries, and no write waits behind more than one batch. Each batch re-reads its rows
@@ -24,20 +28,27 @@ import type { Repositories } from "../storage/repositories.js";
 const SCAN = 1000;
 /** Bodies stored per transaction. */
 const BATCH = 200;
-/** Delay before a failed pass runs again. */
+/** Delay before a failed pass runs again, and the least time between two passes over a collection a read signalled. */
 const RETRY_MS = 30_000;
 
 export interface DeliveryBackfill {
   /**
    * Asks for a pass over collection `collectionId` (after a change of its fields), or over every
-   * collection when none is named (at start). Returns at once; the pass runs in the background.
+   * collection when none is named (at start; passes asked for by name go first). Returns at once;
+   * the pass runs in the background. Ignored once closing.
    */
   fill(collectionId?: string): void;
+  /**
+   * A delivery read found entries of `collectionId` without a body: a pass over it, unless one is
+   * asked for, or began within the retry delay. Writes nothing itself; returns at once.
+   */
+  missing(collectionId: string): void;
   /** Resolves once no pass is asked for or running (a pass waiting to retry after a failure does not count). For tests. */
   idle(): Promise<void>;
   /**
-   * Stops: passes asked for by a change of fields on this instance are finished (a command-line
-   * change leaves its collection filled), the start-up pass is left (the next start repeats it).
+   * Stops within one batch: takes no new work, lets the statement or batch in flight finish and
+   * starts no other. What is left (bodies missing) is filled by the next start's pass, or when a
+   * read finds it missing; reads render those entries meanwhile.
    */
   close(): Promise<void>;
 }
@@ -45,45 +56,51 @@ export interface DeliveryBackfill {
 /**
  * The filler of a service. `sql` is the service's own handle, not the one that flushes the
  * tenant copy on each write (storage/version-push.ts): bodies are not tenant data. `retryMs`: the
- * delay before a failed pass runs again (tests shorten it).
+ * delay before a failed pass runs again, and between two passes a read signals (tests shorten it).
  */
 export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageContext["logger"] }, sql: Sql, retryMs = RETRY_MS): DeliveryBackfill {
   const deliveries = ctx.db.entryDeliveries;
-  /** Collection id → whether a change of its fields asked for it (finished even when closing). */
-  const queue = new Map<string, boolean>();
+  /** Collections asked for by name (a change of fields, a read's signal, a retry): before the start-up pass. */
+  const asked = new Set<string>();
+  /** Collections of the start-up pass not filled yet. */
+  const startup = new Set<string>();
+  /** When the last pass over each collection began, so reads signalling it do not repeat it in a loop. */
+  const began = new Map<string, number>();
   let everything = false;
   let closing = false;
-  let closed = false;
   let running: Promise<void> | undefined;
   const retries = new Set<ReturnType<typeof setTimeout>>();
   const waiters: (() => void)[] = [];
   /** Entries whose body could not be rendered, logged once each: every pass skips them again. */
   const reported = new Set<string>();
 
-  const retry = (what: string | undefined, changed: boolean, error: unknown) => {
+  const pending = () => asked.size > 0 || startup.size > 0 || everything;
+
+  const retry = (what: string | undefined, error: unknown) => {
     const name = what === undefined ? "the collections" : `collection ${what}`;
     ctx.logger.warn(`Stored delivery JSON of ${name} could not be filled, retried in ${retryMs / 1000} s (reads render those entries until then):`, (error as Error)?.message ?? error);
     if (closing) return;
     const timer = setTimeout(() => {
       retries.delete(timer);
       if (what === undefined) everything = true;
-      else queue.set(what, changed || (queue.get(what) ?? false));
+      else asked.add(what);
       start();
     }, retryMs);
     timer.unref?.();
     retries.add(timer);
   };
 
-  /** One pass over a collection, under the fields it has when the pass begins. */
-  async function fillCollection(id: string, changed: boolean): Promise<void> {
+  /** One pass over a collection, under the fields it has when the pass begins; ends at the first statement after close began. */
+  async function fillCollection(id: string): Promise<void> {
     const collection = await ctx.db.collections.byId(id, sql);
     if (!collection || !keepsDeliveryJson(collection)) return;
     const fingerprint = fieldsFingerprint(collection);
     for (let after = ""; ; ) {
-      if (closing && !changed) return;
+      if (closing) return;
       const { ids, last } = await deliveries.missing(id, fingerprint, after, SCAN, sql);
       if (last === undefined) return;
       for (let i = 0; i < ids.length; i += BATCH) {
+        if (closing) return;
         const batch = ids.slice(i, i + BATCH);
         const current = await sql.transaction(async (tx) => {
           // Share-locked on PostgreSQL: a change of the fields waits for this batch, or ends the pass.
@@ -105,64 +122,75 @@ export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageC
     }
   }
 
+  const take = (set: Set<string>) => {
+    const next = set.values().next();
+    if (next.done) return undefined;
+    set.delete(next.value);
+    return next.value;
+  };
+
   async function run(): Promise<void> {
     // Never in the turn that asked: the request or start-up that asked goes on first.
     await yieldTurn();
-    for (;;) {
-      if (everything) {
+    while (!closing) {
+      let id = take(asked);
+      if (id === undefined && everything) {
         everything = false;
-        if (closing) continue;
         try {
-          for (const id of await ctx.db.collections.allIds(sql)) if (!queue.has(id)) queue.set(id, false);
+          for (const each of await ctx.db.collections.allIds(sql)) if (!asked.has(each)) startup.add(each);
         } catch (error) {
-          retry(undefined, false, error);
+          retry(undefined, error);
         }
         continue;
       }
-      const next = queue.entries().next();
-      if (next.done) return;
-      const [id, changed] = next.value;
-      queue.delete(id);
-      if (closing && !changed) continue;
+      id ??= take(startup);
+      if (id === undefined) return;
+      began.set(id, Date.now());
       try {
-        await fillCollection(id, changed);
+        await fillCollection(id);
       } catch (error) {
-        retry(id, changed, error);
+        retry(id, error);
       }
     }
   }
 
   function start(): void {
-    if (running) return;
+    if (running || closing) return;
     running = run().finally(() => {
       running = undefined;
       // Asked for while the last collection was being finished.
-      if (queue.size > 0 || (everything && !closing)) start();
+      if (pending() && !closing) start();
       else for (const wake of waiters.splice(0)) wake();
     });
   }
 
   return {
     fill(collectionId) {
-      // Storage may be closed already: the next start's pass covers what is asked now.
-      if (closed) return;
-      if (collectionId === undefined) {
-        if (closing) return;
-        everything = true;
-      } else {
-        queue.set(collectionId, true);
+      // Storage may be closing: the next start's pass (or a read finding the bodies missing) covers what is asked now.
+      if (closing) return;
+      if (collectionId === undefined) everything = true;
+      else {
+        startup.delete(collectionId);
+        asked.add(collectionId);
       }
       start();
     },
+    missing(collectionId) {
+      if (closing || asked.has(collectionId)) return;
+      const last = began.get(collectionId);
+      if (last !== undefined && Date.now() - last < retryMs) return;
+      startup.delete(collectionId);
+      asked.add(collectionId);
+      start();
+    },
     idle() {
-      return running || queue.size > 0 || everything ? new Promise((resolve) => waiters.push(resolve)) : Promise.resolve();
+      return running || (pending() && !closing) ? new Promise((resolve) => waiters.push(resolve)) : Promise.resolve();
     },
     async close() {
       closing = true;
       for (const timer of retries) clearTimeout(timer);
       retries.clear();
       while (running) await running;
-      closed = true;
     },
   };
 }

@@ -85,7 +85,8 @@ export async function deliveryRead(ctx: ServiceContext, workspace: { id: string;
 /**
  * A list page without `fields` or `expand` as the stored delivery JSON of its entries joined
  * (storage/entry-deliveries.ts): byte for byte what serializing listEntries gives. An entry with
- * no body stored for the current fields is rendered from its row, and not stored: a read never writes.
+ * no body stored for the current fields is rendered from its row, and not stored: a read never
+ * writes. It only tells the background filler, in memory, that the collection has bodies missing.
  */
 async function storedPage(ctx: ServiceContext, collection: StoredCollection, query: EntryListQuery, totals?: TotalsMemo): Promise<string> {
   const deliveries = ctx.db.entryDeliveries;
@@ -93,6 +94,7 @@ async function storedPage(ctx: ServiceContext, collection: StoredCollection, que
   const bodies: (string | null)[] = rows.map((r) => r.body);
   const missing = rows.filter((r) => r.body === null).map((r) => r.id);
   if (missing.length > 0) {
+    ctx.deliveryBackfill.missing(collection.id);
     const rendered = new Map((await deliveries.rows(collection.id, missing)).map((row) => [row.id, renderDelivery(collection, row)]));
     rows.forEach((r, i) => (bodies[i] ??= rendered.get(r.id) ?? null));
   }

@@ -4,7 +4,9 @@
  * rename on a collection of thousands of entries renders nothing inside its own transaction, and
  * the bodies follow in the background; reads before a fill completes are correct (rendered from
  * the row), and entry writes racing a fill never leave a body that differs from its entry. A
- * failing pass is logged and retried, never thrown at anyone.
+ * failing pass is logged and retried, never thrown at anyone; a row that cannot be rendered is
+ * skipped. A read that finds bodies missing signals the filler (at most one pass per retry delay);
+ * the command line's service runs no start-up pass; close stops within the batch in flight.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, silentLogger, type TestServer } from "../helpers/server.js";
@@ -90,15 +92,20 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
   }, 60_000);
   afterAll(() => t?.close());
 
-  it("fills every missing body of an upgraded database after start; reads before are rendered from the rows", async () => {
+  it("fills every missing body of an upgraded database after start, and those a read finds missing; reads before are rendered from the rows", async () => {
     expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries")).toBe(0);
-    expect(await read()).toBe(await general());
-    // Still none: a read never stores one, nor asks the filler for one.
-    await t.svc.context.deliveryBackfill.idle();
+    const options = { dataDir: t.db.dataDir, database: t.db.url, blobs: "memory:", secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() };
+    // The command line's service, started on this database, leaves the start-up pass to the server.
+    const cli = await createService(options, { deliveryBackfill: "changes" });
+    try {
+      await cli.context.deliveryBackfill.idle();
+    } finally {
+      await cli.close();
+    }
     expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries")).toBe(0);
 
     // A service started on this database (an upgrade's first start) fills them in the background.
-    const next = await createService({ dataDir: t.db.dataDir, database: t.db.url, blobs: "memory:", secretKey: Buffer.alloc(32, 7).toString("base64"), logger: silentLogger() });
+    const next = await createService(options);
     try {
       await next.context.deliveryBackfill.idle();
     } finally {
@@ -106,6 +113,21 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
     }
     expect(await storedAndCurrent()).toBe(await published());
     expect(await read()).toBe(await general());
+
+    // Bodies gone behind this instance's back (as after another process's change): a read renders
+    // the rows, and only signals the filler, which fills them apart from the read.
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
+    expect(await read()).toBe(await general());
+    await t.svc.context.deliveryBackfill.idle();
+    expect(await storedAndCurrent()).toBe(await published());
+    // Signalled again within the retry delay: no second pass over the collection.
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
+    expect(await read()).toBe(await general());
+    await t.svc.context.deliveryBackfill.idle();
+    expect(await count("SELECT COUNT(*) AS n FROM entry_deliveries")).toBe(0);
+    t.svc.context.deliveryBackfill.fill((await getCollection(t.svc.context, wsId, "posts")).id);
+    await t.svc.context.deliveryBackfill.idle();
+    expect(await storedAndCurrent()).toBe(await published());
   }, 60_000);
 
   it("renames a field without rendering any entry in the change's transaction; the bodies follow, reads correct meanwhile", async () => {
@@ -217,5 +239,31 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
       await filler.close();
       await t.svc.context.sql.run("DELETE FROM entries WHERE id = ?", [bad]);
     }
+  }, 60_000);
+
+  it("closes within the batch in flight, takes no work once closing, and leaves the rest to a later pass", async () => {
+    const posts = await getCollection(t.svc.context, wsId, "posts");
+    await t.svc.context.sql.run("DELETE FROM entry_deliveries");
+    const sql = t.svc.context.sql;
+    let batches = 0;
+    const counting: Sql = { ...sql, transaction: (fn) => (batches++, sql.transaction(fn)) };
+    const filler = createDeliveryBackfill({ db: t.svc.context.db, logger: silentLogger() }, counting, 20);
+    filler.fill(posts.id);
+    await expect.poll(() => batches).toBeGreaterThan(0);
+    const closing = filler.close();
+    const atClose = batches;
+    filler.fill(posts.id);
+    await closing;
+    await filler.idle();
+    expect(batches).toBe(atClose);
+    const stored = await count("SELECT COUNT(*) AS n FROM entry_deliveries");
+    expect(stored).toBeLessThanOrEqual(atClose * 200);
+    expect(stored).toBeLessThan(await published());
+    expect(await storedAndCurrent()).toBe(stored);
+    // What is left is there for the next pass; reads are correct meanwhile.
+    expect(await read("limit=100&sort=-reads")).toBe(await general("limit=100&sort=-reads"));
+    t.svc.context.deliveryBackfill.fill(posts.id);
+    await t.svc.context.deliveryBackfill.idle();
+    expect(await storedAndCurrent()).toBe(await published());
   }, 60_000);
 });
