@@ -133,8 +133,8 @@ export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageC
     // Never in the turn that asked: the request or start-up that asked goes on first.
     await yieldTurn();
     while (!closing) {
-      let id = take(asked);
-      if (id === undefined && everything) {
+      // One short statement; a collection already asked for by name is not passed over twice.
+      if (everything) {
         everything = false;
         try {
           for (const each of await ctx.db.collections.allIds(sql)) if (!asked.has(each)) startup.add(each);
@@ -143,7 +143,7 @@ export function createDeliveryBackfill(ctx: { db: Repositories; logger: StorageC
         }
         continue;
       }
-      id ??= take(startup);
+      const id = take(asked) ?? take(startup);
       if (id === undefined) return;
       began.set(id, Date.now());
       try {

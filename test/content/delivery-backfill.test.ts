@@ -241,6 +241,21 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
     }
   }, 60_000);
 
+  it("runs a pass a field change asked for ahead of the start-up pass", async () => {
+    const { db } = t.svc.context;
+    const order: string[] = [];
+    const collections = { ...db.collections, allIds: async () => ["start-1", "start-2", "changed"], byId: (id: string) => (order.push(id), Promise.resolve(undefined)) } as unknown as typeof db.collections;
+    const filler = createDeliveryBackfill({ db: { ...db, collections }, logger: silentLogger() }, t.svc.context.sql, 20);
+    try {
+      filler.fill();
+      filler.fill("changed");
+      await filler.idle();
+      expect(order).toEqual(["changed", "start-1", "start-2"]);
+    } finally {
+      await filler.close();
+    }
+  });
+
   it("closes within the batch in flight, takes no work once closing, and leaves the rest to a later pass", async () => {
     const posts = await getCollection(t.svc.context, wsId, "posts");
     await t.svc.context.sql.run("DELETE FROM entry_deliveries");
