@@ -66,6 +66,8 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
 
   beforeAll(async () => {
     t = await startTestServer(driver);
+    // The start-up pass done first: a pass over posts beginning later would hold back the signals of reads (one pass per retry delay).
+    await t.svc.context.deliveryBackfill.idle();
     wsId = (await t.svc.context.workspaces.create({ slug: "demo", hosts: ["demo.localhost"] })).id;
     owner = await dashboardToken(t.svc.context, wsId, "owner");
     const fields = [
@@ -276,7 +278,7 @@ describe.each(drivers)("the stored delivery JSON filler on %s", (driver) => {
     expect(stored).toBeLessThan(await published());
     expect(await storedAndCurrent()).toBe(stored);
     // What is left is there for the next pass; reads are correct meanwhile.
-    expect(await read("limit=100&sort=-reads")).toBe(await general("limit=100&sort=-reads"));
+    expect(await read("limit=100&sort=-title")).toBe(await general("limit=100&sort=-title"));
     t.svc.context.deliveryBackfill.fill(posts.id);
     await t.svc.context.deliveryBackfill.idle();
     expect(await storedAndCurrent()).toBe(await published());
