@@ -47,6 +47,8 @@ interface RawRow {
 }
 
 const PENDING = "state = 'pending'";
+/** Ids per lease renewal statement (well under the bound parameters of SQLite and PostgreSQL). */
+const RENEW_BATCH = 500;
 
 export type OutboxRepo = ReturnType<typeof createOutboxRepo>;
 
@@ -139,18 +141,31 @@ export function createOutboxRepo(sql: Sql) {
         instance,
       ]),
 
-    /** Gives a row back (claimable at once, e.g. a window touched after its claim). */
-    release: (id: string, instance: string) =>
-      claimedRun(sql, `UPDATE webhook_outbox SET claimed_by = NULL, lease_until = 0 WHERE id = ? AND claimed_by = ?`, [id, instance]),
+    /**
+     * Gives a row back: claimable at once (e.g. a window touched after its claim), or from
+     * `notBefore` (wall time) after a failed step, so a brief outage is not retried in a tight loop.
+     */
+    release: (id: string, instance: string, notBefore = 0) =>
+      claimedRun(sql, `UPDATE webhook_outbox SET claimed_by = NULL, lease_until = ? WHERE id = ? AND claimed_by = ?`, [notBefore, id, instance]),
 
     /** Gives back everything `instance` still holds (graceful stop). */
     async releaseAll(instance: string): Promise<void> {
       await sql.run(`UPDATE webhook_outbox SET claimed_by = NULL, lease_until = 0 WHERE claimed_by = ? AND ${PENDING}`, [instance]);
     },
 
-    /** Extends the lease of every pending row `instance` holds. */
-    async renew(instance: string, leaseUntil: number): Promise<void> {
-      await sql.run(`UPDATE webhook_outbox SET lease_until = ? WHERE claimed_by = ? AND ${PENDING}`, [leaseUntil, instance]);
+    /**
+     * Extends the lease of the rows `ids` that `instance` still holds: only rows under way, so a
+     * row whose step failed (and could not even be given back) is claimed again when its lease ends.
+     */
+    async renew(instance: string, leaseUntil: number, ids: readonly string[]): Promise<void> {
+      for (let i = 0; i < ids.length; i += RENEW_BATCH) {
+        const batch = ids.slice(i, i + RENEW_BATCH);
+        await sql.run(`UPDATE webhook_outbox SET lease_until = ? WHERE claimed_by = ? AND ${PENDING} AND id IN (${batch.map(() => "?").join(", ")})`, [
+          leaseUntil,
+          instance,
+          ...batch,
+        ]);
+      }
     },
 
     /** Deletes finished rows older than `before`. */
