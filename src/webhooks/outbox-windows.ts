@@ -183,17 +183,18 @@ export function createOutboxWindows(options: OutboxWindowsOptions): WindowStoreF
     await repo.prune(wall() - KEEP_FINISHED_MS);
   };
 
-  /** Stops claiming rows; what is under way goes on. */
+  /** Stops claiming rows; what is under way goes on, its leases still renewed. */
   const stop = async (): Promise<void> => {
     stopped = true;
     if (timer !== undefined) clearTimeout(timer);
-    clearInterval(keepAliveTimer);
     await ticking;
   };
 
   const shutdown = async (): Promise<void> => {
     await stop();
     while (work.size > 0) await Promise.all([...work]);
+    // Renewed until here: a row given back late (a delivery in its grace period) is never claimed by another instance meanwhile.
+    clearInterval(keepAliveTimer);
     if (!started) return;
     await repo.releaseAll(instance).catch((err: unknown) => logger?.warn("webhook outbox rows not given back; they are claimed again after their lease", { error: errorText(err) }));
     await repo.leave(instance).catch(() => undefined);

@@ -10,8 +10,9 @@ import { migrate } from "../../src/storage/migrate.js";
 import { createWorkspaceRepo } from "../../src/storage/workspaces.js";
 import { createDispatcher, type WebhookSource, type WebhookTarget } from "../../src/webhooks/index.js";
 import { createOutboxWindows, type OutboxWindowsOptions } from "../../src/webhooks/outbox-windows.js";
+import { startRereadAttempt } from "../../src/webhooks/reread-before-send.js";
 import { createTestDatabase, drivers } from "../helpers/database.js";
-import { CA, captureLogger, contentEvent, entryId, startReceiver, target } from "./helpers.js";
+import { CA, captureLogger, contentEvent, entryId, sleep, startReceiver, target } from "./helpers.js";
 
 describe.each(drivers)("outbox steps that fail on %s", (driver) => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -60,5 +61,94 @@ describe.each(drivers)("outbox steps that fail on %s", (driver) => {
     await emit(event);
     await receiver.waitFor(1, 3000);
     expect(failures()).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe.each(drivers)("closing a durable dispatcher on %s", (driver) => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+
+  const database = async () => {
+    const db = await createTestDatabase(driver);
+    const sql = await openDatabase(db.url);
+    cleanup.push(() => db.cleanup(), () => sql.close());
+    await migrate(sql);
+    const workspace = await createWorkspaceRepo(sql).create({ slug: "demo", hosts: ["demo.localhost"] });
+    return { sql, workspaceId: workspace.id };
+  };
+
+  it("a delivery whose re-read was under way at close is given back, not attempted", async () => {
+    const { sql, workspaceId } = await database();
+    const receiver = await startReceiver();
+    cleanup.push(() => receiver.close());
+    const hook = target(receiver.url(), { workspaceId });
+    let answer: () => void = () => undefined;
+    let reading = false;
+    const source: Required<WebhookSource> = {
+      targetsFor: async () => [hook],
+      current: () => ((reading = true), new Promise((resolve) => (answer = () => resolve(hook)))),
+    };
+    const dispatcher = createDispatcher({ source, windows: createOutboxWindows({ sql, pollMs: 20 }), allowPrivateTargets: true, ca: CA, retryDelaysMs: [], logger: captureLogger() });
+    await sql.transaction((tx) => dispatcher.record!(tx, [{ ...contentEvent("content.published", entryId(1), { title: "t" }), workspaceId }]));
+    await expect.poll(() => reading, { timeout: 3000 }).toBe(true);
+    const closed = dispatcher.close({ graceMs: 500 });
+    await sleep(20);
+    answer();
+    await closed;
+    await sleep(100);
+    expect(receiver.requests).toHaveLength(0);
+    const rows = await sql.all<{ kind: string; state: string; claimed_by: string | null }>("SELECT kind, state, claimed_by FROM webhook_outbox WHERE kind = 'delivery'");
+    expect(rows).toEqual([{ kind: "delivery", state: "pending", claimed_by: null }]);
+  });
+
+  it("a delivery in its grace period keeps its lease: another instance does not claim it and send it again", async () => {
+    const { sql, workspaceId } = await database();
+    // The receiver answers slowly, well past the lease.
+    const receiver = await startReceiver((_req, res) => void setTimeout(() => res.end("ok"), 700));
+    cleanup.push(() => receiver.close());
+    const hook = target(receiver.url(), { workspaceId });
+    const source: Required<WebhookSource> = { targetsFor: async () => [hook], current: async () => hook };
+    const instance = () => {
+      const dispatcher = createDispatcher({
+        source,
+        windows: createOutboxWindows({ sql, pollMs: 20, leaseMs: 150 }),
+        allowPrivateTargets: true,
+        ca: CA,
+        retryDelaysMs: [],
+        logger: captureLogger(),
+      });
+      cleanup.push(() => dispatcher.close({ graceMs: 500 }));
+      return dispatcher;
+    };
+    const a = instance();
+    await sql.transaction((tx) => a.record!(tx, [{ ...contentEvent("content.published", entryId(1), { title: "t" }), workspaceId }]));
+    await receiver.waitFor(1, 3000);
+    const closed = a.close({ graceMs: 3000 });
+    instance(); // polls every 20 ms while A's attempt is still running
+    await closed;
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+  });
+});
+
+describe("the re-read before an attempt", () => {
+  it("ends at once when aborted while the read hangs, and never starts the attempt", async () => {
+    let answer: (t: WebhookTarget) => void = () => undefined;
+    const hook = target("https://example.com/hook");
+    const source = { current: () => new Promise<WebhookTarget | undefined>((resolve) => (answer = resolve)) };
+    let started = 0;
+    const attempt = startRereadAttempt(source, hook, "content.published", () => {
+      started++;
+      return { done: new Promise(() => undefined), abort: () => undefined };
+    });
+    await sleep(10);
+    attempt.abort("dispatcher closed");
+    const outcome = await Promise.race([attempt.done, sleep(1000).then(() => "hung" as const)]);
+    expect(outcome).toMatchObject({ ok: false, error: "dispatcher closed" });
+    answer(hook);
+    await sleep(10);
+    expect(started).toBe(0);
   });
 });
