@@ -75,16 +75,16 @@ export function createOutboxRepo(sql: Sql) {
 
     /**
      * Opens the window `key` or puts a newer payload in it: it then closes at `dueAt` (trailing,
-     * spec 6.7.3). Touching bumps `version`, so a close decided on an older version fails. An older
-     * event (processed late by another instance) never replaces a newer one.
+     * spec 6.7.3), even when that is sooner than before (the webhook's debounce_ms was lowered).
+     * Touches of one window are serialized by its row lock, so the later touch is the later event
+     * and always wins. Touching bumps `version`, so a close decided on an older version fails.
      */
     async touchWindow(db: Sql, key: string, row: OutboxInsert): Promise<void> {
       await db.run(
         `INSERT INTO webhook_outbox (id, kind, workspace_id, event, payload, webhook_id, window_key, due_at)
          VALUES (?, 'window', ?, ?, ?, ?, ?, ?)
          ON CONFLICT (window_key) DO UPDATE SET payload = excluded.payload, event = excluded.event,
-           due_at = excluded.due_at, version = webhook_outbox.version + 1
-         WHERE excluded.due_at >= webhook_outbox.due_at`,
+           due_at = excluded.due_at, version = webhook_outbox.version + 1`,
         [newRowId(), row.workspaceId, row.event, row.payload, row.webhookId ?? null, key, row.dueAt],
       );
     },

@@ -1,7 +1,8 @@
 /**
- * Durable delivery when one step of a row fails (a brief database or lookup error): the row is
- * given back and retried a few seconds later, never held (and its lease renewed) until the
- * instance stops.
+ * Durable delivery (the SQL outbox) at its edges: a step of a row that fails (a brief database or
+ * lookup error) is retried a few seconds later, never held with its lease renewed until the
+ * instance stops; close() gives back what it has not attempted and keeps the leases of what it
+ * still sends; a debounce window re-armed sooner still sends its latest event.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServiceEvent } from "../../src/core/events.js";
@@ -106,14 +107,14 @@ describe.each(drivers)("closing a durable dispatcher on %s", (driver) => {
   it("a delivery in its grace period keeps its lease: another instance does not claim it and send it again", async () => {
     const { sql, workspaceId } = await database();
     // The receiver answers slowly, well past the lease.
-    const receiver = await startReceiver((_req, res) => void setTimeout(() => res.end("ok"), 700));
+    const receiver = await startReceiver((_req, res) => void setTimeout(() => res.end("ok"), 1500));
     cleanup.push(() => receiver.close());
     const hook = target(receiver.url(), { workspaceId });
     const source: Required<WebhookSource> = { targetsFor: async () => [hook], current: async () => hook };
     const instance = () => {
       const dispatcher = createDispatcher({
         source,
-        windows: createOutboxWindows({ sql, pollMs: 20, leaseMs: 150 }),
+        windows: createOutboxWindows({ sql, pollMs: 20, leaseMs: 400 }),
         allowPrivateTargets: true,
         ca: CA,
         retryDelaysMs: [],
@@ -150,5 +151,34 @@ describe("the re-read before an attempt", () => {
     answer(hook);
     await sleep(10);
     expect(started).toBe(0);
+  });
+});
+
+describe.each(drivers)("a durable debounce window re-armed sooner on %s", (driver) => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+
+  it("spec 6.7.3: after the webhook's debounce_ms is lowered, the next event replaces the held one and is sent at the new, earlier time", async () => {
+    const db = await createTestDatabase(driver);
+    const sql = await openDatabase(db.url);
+    cleanup.push(() => db.cleanup(), () => sql.close());
+    await migrate(sql);
+    const { id: workspaceId } = await createWorkspaceRepo(sql).create({ slug: "demo", hosts: ["demo.localhost"] });
+    const receiver = await startReceiver();
+    cleanup.push(() => receiver.close());
+    const hook = target(receiver.url(), { workspaceId, debounceMs: 3_600_000, debounceScope: "entry" });
+    const source: Required<WebhookSource> = { targetsFor: async () => [hook], current: async () => hook };
+    const dispatcher = createDispatcher({ source, windows: createOutboxWindows({ sql, pollMs: 20 }), allowPrivateTargets: true, ca: CA, retryDelaysMs: [], logger: captureLogger() });
+    cleanup.push(() => dispatcher.close({ graceMs: 500 }));
+    const emit = (title: string) => sql.transaction((tx) => dispatcher.record!(tx, [{ ...contentEvent("content.published", entryId(1), { title }), workspaceId }]));
+    await emit("held an hour");
+    await expect.poll(async () => Number((await sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM webhook_outbox WHERE webhook_id IS NOT NULL"))!.n), { timeout: 3000 }).toBe(1);
+    hook.debounceMs = 200;
+    await emit("latest");
+    await receiver.waitFor(1, 3000);
+    await sleep(300);
+    expect(receiver.requests.map((r) => JSON.parse(r.raw.toString()).data.entry.title)).toEqual(["latest"]);
   });
 });
