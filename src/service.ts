@@ -284,6 +284,8 @@ export async function createService(options: ServiceOptions = {}, internal: Inte
       mode,
       sql,
     });
+    // A start that fails from here on must stop the durable poller and heartbeat too (close is idempotent).
+    cleanup.push(() => webhooks.close());
     const base: Omit<ServiceContext, "db" | "caches" | "deliveryBackfill"> = {
       webhooks,
       ...(webhooks.record && { outbox: webhooks as EventOutbox }),

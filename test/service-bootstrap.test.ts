@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createConsola } from "consola";
 import { createService } from "../src/index.js";
+import { openDatabase } from "../src/storage/open.js";
 import { createTestDatabase, drivers, type TestDatabase } from "./helpers/database.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -90,5 +91,21 @@ describe.each(drivers)("first start of an embedded service on %s", (driver) => {
     const svc = await start(db, { logger: capturingLogger().logger });
     expect(await svc.context.workspaces.count()).toBe(0);
     await svc.close();
+  });
+
+  it("a failed start in durable webhook mode stops its dispatcher: no heartbeat left behind or renewed", async () => {
+    const db = await newDatabase();
+    // The database is the test's, so it stays open after the failed start: a live poller would go on writing.
+    const sql = await openDatabase(db.url);
+    try {
+      const webhooks = { durable: true, durableLeaseMs: 150, durablePollMs: 20 } as const;
+      await expect(start(db, { database: sql, logger: capturingLogger().logger, webhooks, bootstrap: bootstrap("short") })).rejects.toThrow(/invalid option bootstrap/);
+      const heartbeats = async () => Number((await sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM webhook_dispatchers"))!.n);
+      expect(await heartbeats()).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // several renewals (every 50 ms) had the dispatcher lived on
+      expect(await heartbeats()).toBe(0);
+    } finally {
+      await sql.close();
+    }
   });
 });

@@ -47,6 +47,8 @@ interface RawRow {
 }
 
 const PENDING = "state = 'pending'";
+/** Ids per lease renewal statement (well under the bound parameters of SQLite and PostgreSQL). */
+const RENEW_BATCH = 500;
 
 export type OutboxRepo = ReturnType<typeof createOutboxRepo>;
 
@@ -73,16 +75,16 @@ export function createOutboxRepo(sql: Sql) {
 
     /**
      * Opens the window `key` or puts a newer payload in it: it then closes at `dueAt` (trailing,
-     * spec 6.7.3). Touching bumps `version`, so a close decided on an older version fails. An older
-     * event (processed late by another instance) never replaces a newer one.
+     * spec 6.7.3), even when that is sooner than before (the webhook's debounce_ms was lowered).
+     * Touches of one window are serialized by its row lock, so the later touch is the later event
+     * and always wins. Touching bumps `version`, so a close decided on an older version fails.
      */
     async touchWindow(db: Sql, key: string, row: OutboxInsert): Promise<void> {
       await db.run(
         `INSERT INTO webhook_outbox (id, kind, workspace_id, event, payload, webhook_id, window_key, due_at)
          VALUES (?, 'window', ?, ?, ?, ?, ?, ?)
          ON CONFLICT (window_key) DO UPDATE SET payload = excluded.payload, event = excluded.event,
-           due_at = excluded.due_at, version = webhook_outbox.version + 1
-         WHERE excluded.due_at >= webhook_outbox.due_at`,
+           due_at = excluded.due_at, version = webhook_outbox.version + 1`,
         [newRowId(), row.workspaceId, row.event, row.payload, row.webhookId ?? null, key, row.dueAt],
       );
     },
@@ -139,18 +141,31 @@ export function createOutboxRepo(sql: Sql) {
         instance,
       ]),
 
-    /** Gives a row back (claimable at once, e.g. a window touched after its claim). */
-    release: (id: string, instance: string) =>
-      claimedRun(sql, `UPDATE webhook_outbox SET claimed_by = NULL, lease_until = 0 WHERE id = ? AND claimed_by = ?`, [id, instance]),
+    /**
+     * Gives a row back: claimable at once (e.g. a window touched after its claim), or from
+     * `notBefore` (wall time) after a failed step, so a brief outage is not retried in a tight loop.
+     */
+    release: (id: string, instance: string, notBefore = 0) =>
+      claimedRun(sql, `UPDATE webhook_outbox SET claimed_by = NULL, lease_until = ? WHERE id = ? AND claimed_by = ?`, [notBefore, id, instance]),
 
     /** Gives back everything `instance` still holds (graceful stop). */
     async releaseAll(instance: string): Promise<void> {
       await sql.run(`UPDATE webhook_outbox SET claimed_by = NULL, lease_until = 0 WHERE claimed_by = ? AND ${PENDING}`, [instance]);
     },
 
-    /** Extends the lease of every pending row `instance` holds. */
-    async renew(instance: string, leaseUntil: number): Promise<void> {
-      await sql.run(`UPDATE webhook_outbox SET lease_until = ? WHERE claimed_by = ? AND ${PENDING}`, [leaseUntil, instance]);
+    /**
+     * Extends the lease of the rows `ids` that `instance` still holds: only rows under way, so a
+     * row whose step failed (and could not even be given back) is claimed again when its lease ends.
+     */
+    async renew(instance: string, leaseUntil: number, ids: readonly string[]): Promise<void> {
+      for (let i = 0; i < ids.length; i += RENEW_BATCH) {
+        const batch = ids.slice(i, i + RENEW_BATCH);
+        await sql.run(`UPDATE webhook_outbox SET lease_until = ? WHERE claimed_by = ? AND ${PENDING} AND id IN (${batch.map(() => "?").join(", ")})`, [
+          leaseUntil,
+          instance,
+          ...batch,
+        ]);
+      }
     },
 
     /** Deletes finished rows older than `before`. */

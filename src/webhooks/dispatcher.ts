@@ -109,6 +109,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (closing) return "release";
     const event = JSON.parse(item.payload) as ServiceEvent;
     const target = await source.current!(item.workspaceId, item.webhookId!);
+    // close() may have begun during the read: no attempt starts after it, the row is given back.
+    if (closing) return "release";
     if (!target || !wantsEvent(target, event)) {
       dropped++;
       logger.info("webhook delivery dropped: the webhook was deleted, deactivated or unsubscribed", { workspace: item.workspaceId, event: item.event });

@@ -40,7 +40,7 @@ export interface IntakeOptions {
   clock: DispatcherClock;
   logger: DispatcherLogger;
   coalesceMs: number;
-  /** The store persists: events come through `record`, and a failed lookup is matched again after the window's lease. */
+  /** The store persists: events come through `record`, and a failed lookup is matched again a few seconds later (the store retries the window). */
   persistent: boolean;
   cap: PendingCap;
   route: Route;
@@ -76,7 +76,7 @@ export function createIntake(options: IntakeOptions): Intake {
     logger,
     codec: eventCodec,
     onClose: async (event, closedAt) => {
-      if (!(await match(event, false, closedAt)) && persistent) throw new Error("webhook targets lookup failed; the event is matched again after its lease");
+      if (!(await match(event, false, closedAt)) && persistent) throw new Error("webhook targets lookup failed; the event is matched again in a few seconds");
     },
   });
   const lookups = new Set<Promise<boolean>>();
@@ -124,7 +124,7 @@ export function createIntake(options: IntakeOptions): Intake {
         },
       )
       .catch((err: unknown) => {
-        logger.error("webhook event not handed on; it is matched again after its lease", { workspace: event.workspaceId, event: event.event, error: errorText(err) });
+        logger.error(persistent ? "webhook event not handed on; it is matched again in a few seconds" : "webhook event not handed on", { workspace: event.workspaceId, event: event.event, error: errorText(err) });
         return false;
       })
       .finally(() => lookups.delete(lookup));

@@ -9,7 +9,10 @@
  *   write's transaction for the events of a write. Events outside content.updated are windows that
  *   close at once.
  * - One poller for both stages and the deliveries: due rows are claimed under a lease, renewed
- *   while this instance holds them; a dead instance's rows are claimed again when the lease ends.
+ *   while this instance works on them; a dead instance's rows are claimed again when the lease
+ *   ends. A step that fails (a lookup, a re-read, a database write) gives its row back to be
+ *   claimed again a few seconds later, by any instance; if even that fails, the lease is no longer
+ *   renewed, so the row is claimed again when it ends.
  * - A window closes in two steps: its key is let go at the version it was claimed with (a later
  *   event opens a new window; a put since the claim keeps it open), then, once the next stage has
  *   its rows (`onClose` resolved), the row is deleted. A crash in between hands the window on again:
@@ -37,6 +40,8 @@ export interface OutboxWindowsOptions {
   pollMs?: number;
   /** Most rows one instance holds at once (claimed and not finished). Default 1000. */
   maxHeld?: number;
+  /** Wall-clock ms before a row whose step failed can be claimed again. Default 5 s. */
+  retryMs?: number;
 }
 
 /** Finished rows are kept this long (to look at), then pruned. */
@@ -67,6 +72,9 @@ export function createOutboxWindows(options: OutboxWindowsOptions): WindowStoreF
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 250;
   const maxHeld = options.maxHeld ?? 1000;
+  const retryMs = options.retryMs ?? 5000;
+  /** Rows this instance works on: the only ones whose lease it renews. */
+  const held = new Set<string>();
   const stages = new Map<WindowStage, WindowStoreContext<unknown>>();
   let clock = systemClock;
   let logger: DispatcherLogger | undefined;
@@ -86,9 +94,18 @@ export function createOutboxWindows(options: OutboxWindowsOptions): WindowStoreF
 
   const failed = (what: string) => (err: unknown) => logger?.error(what, { error: errorText(err) });
   const track = (p: Promise<unknown>): void => {
-    const tracked = p.catch(failed("webhook outbox step failed; the row is retried after its lease"));
+    const tracked = p.catch(failed("webhook outbox task failed"));
     work.add(tracked);
     void tracked.finally(() => work.delete(tracked));
+  };
+
+  /** After a failed step: lets the row go, to be claimed again (here or elsewhere) in `retryMs`. */
+  const retryLater = (id: string) => async (err: unknown): Promise<void> => {
+    held.delete(id);
+    failed("webhook outbox step failed; the row is retried in a few seconds")(err);
+    await repo
+      .release(id, instance, wall() + retryMs)
+      .catch(failed("webhook outbox row not given back; it is claimed again when its lease ends"));
   };
 
   /** Polls in `ms` (real time), unless a poll is already due sooner. */
@@ -112,7 +129,8 @@ export function createOutboxWindows(options: OutboxWindowsOptions): WindowStoreF
       const room = Math.min(maxHeld - closingWindows - sending, 100);
       if (room > 0) {
         const rows = await repo.claim(instance, clock.now(), wall(), wall() + leaseMs, room);
-        for (const row of rows) await step(row).catch(failed("webhook outbox step failed; the row is retried after its lease"));
+        for (const row of rows) held.add(row.id);
+        for (const row of rows) await step(row).catch(retryLater(row.id));
         more = rows.length === room;
       }
     } catch (err) {
@@ -128,6 +146,7 @@ export function createOutboxWindows(options: OutboxWindowsOptions): WindowStoreF
     const stage = stages.get(row.webhookId === null ? "coalesce" : "debounce")!;
     if (row.windowKey !== null && !(await repo.detachWindow(row.id, row.version, instance))) {
       await repo.release(row.id, instance); // put again since the claim: it closes later
+      held.delete(row.id);
       return;
     }
     closingWindows++;
@@ -139,37 +158,43 @@ export function createOutboxWindows(options: OutboxWindowsOptions): WindowStoreF
     // Rows of kind `event` were written before events became windows of their own.
     if (row.kind === "event") await repo.finish(sql, row.id, instance, "done", wall());
     else await repo.remove(row.id, instance);
+    held.delete(row.id);
   };
 
   /** Sends a delivery row this instance holds and finishes it (or gives it back). */
   const run = (id: string, item: StoredItem): void => {
     sending++;
+    held.add(id);
     track(
       (async () => {
         const outcome = await send!(item);
         if (outcome === "release") await repo.release(id, instance);
         else await repo.finish(sql, id, instance, outcome, wall());
-      })().finally(() => sending--),
+        held.delete(id);
+      })()
+        .catch(retryLater(id))
+        .finally(() => sending--),
     );
   };
 
   const keepAlive = async (): Promise<void> => {
     await repo.heartbeat(instance, wall() + leaseMs);
-    await repo.renew(instance, wall() + leaseMs);
+    await repo.renew(instance, wall() + leaseMs, [...held]);
     await repo.prune(wall() - KEEP_FINISHED_MS);
   };
 
-  /** Stops claiming rows; what is under way goes on. */
+  /** Stops claiming rows; what is under way goes on, its leases still renewed. */
   const stop = async (): Promise<void> => {
     stopped = true;
     if (timer !== undefined) clearTimeout(timer);
-    clearInterval(keepAliveTimer);
     await ticking;
   };
 
   const shutdown = async (): Promise<void> => {
     await stop();
     while (work.size > 0) await Promise.all([...work]);
+    // Renewed until here: a row given back late (a delivery in its grace period) is never claimed by another instance meanwhile.
+    clearInterval(keepAliveTimer);
     if (!started) return;
     await repo.releaseAll(instance).catch((err: unknown) => logger?.warn("webhook outbox rows not given back; they are claimed again after their lease", { error: errorText(err) }));
     await repo.leave(instance).catch(() => undefined);

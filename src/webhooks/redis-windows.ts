@@ -7,8 +7,12 @@
  *   (an event, or a webhook target with its decrypted secret) stays in the process that owns it.
  *   The last SET to reach Redis owns the window; its value is exactly that instance's latest value.
  * - The timers and values are the local ones of timed-windows.ts; this file is only its claims. When this instance's timer of a window runs
- *   out, one atomic compare-and-delete decides: token still mine → this instance sends; else a
- *   later put on another instance owns the window and its own timer will send it.
+ *   out, one atomic compare-and-close decides: token still mine → this instance sends and leaves a
+ *   tombstone (for the TTL slack) instead of the token; another token or a tombstone → a later put
+ *   on another instance owns the window, or its owner sent it already.
+ * - A window whose key is gone (Redis restarted without persistence, evicted it, was flushed) is
+ *   sent by every instance that holds it, with a warning: Redis cannot tell who owns it, and a
+ *   store that cannot tell answers "send": a possible duplicate, never a loss.
  * - Redis trouble degrades to per-instance windows (a possible duplicate, never a loss): a put
  *   whose SET failed, or a take whose compare failed, sends locally.
  * - A hard crash loses the windows the crashed instance owned (the token expires after the TTL).
@@ -19,13 +23,20 @@ import { errorText } from "./error-text.js";
 import { createTimedWindows, type WindowClaims } from "./timed-windows.js";
 import type { WindowStoreFactory } from "./window-store.js";
 
-/** Compare-and-delete: 1 when KEYS[1] still holds ARGV[1] (and it is now gone), else 0. */
-const CLOSE_IF_MINE = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("DEL", KEYS[1]) return 1 end return 0`;
+/**
+ * Compare-and-close: 1 when KEYS[1] still holds ARGV[1] (it now holds a tombstone for ARGV[2] ms,
+ * so the other instances see the window was sent); 0 when another token or a tombstone is there;
+ * -1 when the key is gone altogether (Redis restarted without persistence, evicted, flushed).
+ */
+const CLOSE_IF_MINE = `local held = redis.call("GET", KEYS[1])
+if held == ARGV[1] then redis.call("SET", KEYS[1], "closed", "PX", ARGV[2]) return 1 end
+if held == false then return -1 end
+return 0`;
 
 export interface RedisWindowOptions {
   /** Key prefix; default `contentsvc:win:`. Instances share windows only under the same prefix. */
   prefix?: string;
-  /** Extra lifetime of a token beyond its window, so a crashed owner's key goes away. Default 60 s. */
+  /** Extra lifetime of a token beyond its window (so a crashed owner's key goes away), and the lifetime of a sent window's tombstone. Default 60 s. */
   ttlSlackMs?: number;
 }
 
@@ -89,7 +100,9 @@ export function createRedisWindows(url: string, options: RedisWindowOptions = {}
         claims.delete(key);
         if (!claim || claim.unshared) return true;
         try {
-          return (await (await connect()).eval(CLOSE_IF_MINE, 1, redisKey(key), claim.token)) === 1;
+          const closed = await (await connect()).eval(CLOSE_IF_MINE, 1, redisKey(key), claim.token, String(slack));
+          if (closed === -1) logger.warn("webhook window missing on Redis (restarted, evicted or flushed); sending it from this instance", { stage });
+          return closed !== 0;
         } catch (err) {
           warn("close", err);
           return true;

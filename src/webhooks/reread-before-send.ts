@@ -30,7 +30,10 @@ export function startRereadAttempt(
   let inner: Attempt | undefined;
   let aborted: string | undefined;
   const failed = (error: string): AttemptOutcome => ({ ok: false, status: null, error, signature: "", durationMs: 0 });
-  const done = Promise.resolve()
+  // An abort before the attempt started ends it at once: close() must not wait on a stuck lookup.
+  let abortRead: (outcome: AttemptOutcome) => void = () => undefined;
+  const abortedRead = new Promise<AttemptOutcome>((resolve) => (abortRead = resolve));
+  const reread = Promise.resolve()
     .then(() => source.current(held.workspaceId, held.id))
     .then(
     (current): AttemptOutcome | Promise<AttemptOutcome> => {
@@ -46,10 +49,11 @@ export function startRereadAttempt(
     (err: unknown) => failed(`webhook lookup failed: ${errorText(err)}`),
   );
   return {
-    done,
+    done: Promise.race([reread, abortedRead]),
     abort(reason) {
       aborted = reason;
-      inner?.abort(reason);
+      if (inner) inner.abort(reason);
+      else abortRead(failed(reason));
     },
   };
 }

@@ -158,13 +158,24 @@ export function createTimedWindows<V>(claims: WindowClaims, context: WindowStore
     }
   };
 
+  const closeFailed = (err: unknown) => logger.error("webhook window close failed", { error: errorText(err) });
+
+  /** Hands a closed window on; what onClose throws or rejects is logged, never left to crash the process from a timer. */
+  const handOn = (value: V): void => {
+    try {
+      void Promise.resolve(onClose(value, clock.now())).catch(closeFailed);
+    } catch (err) {
+      closeFailed(err);
+    }
+  };
+
   const fire = (key: string, value: V): void => {
     const mine = claims.take(key);
     // Claims that answer at once send at once: fake clocks in tests see the send synchronously.
-    if (typeof mine === "boolean") return void (mine && onClose(value, clock.now()));
+    if (typeof mine === "boolean") return void (mine && handOn(value));
     const done: Promise<void> = mine
       .then((yes) => (yes ? onClose(value, clock.now()) : undefined))
-      .catch((err: unknown) => logger.error("webhook window close failed", { error: errorText(err) }))
+      .catch(closeFailed)
       .finally(() => closing.delete(done));
     closing.add(done);
   };

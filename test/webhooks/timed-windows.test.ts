@@ -46,6 +46,26 @@ describe("timed windows over their claims (spec 6.7.3)", () => {
     expect(clock.timers).toBe(0);
   });
 
+  it("an onClose that throws or rejects is logged; the other windows still close", async () => {
+    const clock = createFakeClock();
+    const logger = captureLogger();
+    const sent: string[] = [];
+    const onClose = (value: string): void | Promise<void> => {
+      if (value === "throws") throw new Error("sync failure");
+      if (value === "rejects") return Promise.reject(new Error("async failure"));
+      sent.push(value);
+    };
+    const windows = createTimedWindows(memoryClaims, { stage: "debounce", clock, logger, codec, onClose });
+    windows.put("a", "throws", 100);
+    windows.put("b", "rejects", 100);
+    windows.put("c", "ok", 100);
+    expect(() => clock.advance(100)).not.toThrow();
+    await settle();
+    expect(sent).toEqual(["ok"]);
+    expect(logger.lines.filter((l) => l.includes("webhook window close failed"))).toHaveLength(2);
+    expect(logger.text()).toMatch(/sync failure[\s\S]*async failure/);
+  });
+
   it("a lowered delay closes the window earlier; a burst keeps one timer", () => {
     const { clock, sent, windows } = rig(memoryClaims);
     for (let i = 0; i < 50; i++) windows.put("k", `v${i}`, 60_000);
