@@ -1,6 +1,6 @@
 /**
  * The `database` option takes a db0 `Database` (STYLE 4): the service migrates it, writes in
- * transactions and serves what it wrote, on SQLite (better-sqlite3 connector) and, when a test
+ * transactions and serves what it wrote, on SQLite (the better-sqlite3 connector, or node-sqlite where better-sqlite3's native build does not load) and, when a test
  * PostgreSQL is configured, on db0's postgresql connector. Connectors it cannot run on are refused
  * at start with the alternatives named.
  */
@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDatabase, type Connector, type Database } from "db0";
 import betterSqlite3 from "db0/connectors/better-sqlite3";
+import nodeSqlite from "db0/connectors/node-sqlite";
 import postgresql from "db0/connectors/postgresql";
 import { createService } from "../src/index.js";
 import { createCollection } from "../src/services/collections.js";
@@ -30,7 +31,18 @@ afterAll(async () => {
   for (const db of pgDatabases.splice(0)) await db.cleanup();
 });
 
-const connectors: [string, () => Promise<Database>][] = [["better-sqlite3", async () => createDatabase(betterSqlite3({ path: join(tmp(), "content.db") }))]];
+/** better-sqlite3 where its native build loads (the Node the install built it for), else node:sqlite. */
+async function sqliteConnector(): Promise<[string, () => Promise<Database>]> {
+  try {
+    const { default: Engine } = await import("better-sqlite3");
+    new Engine(":memory:").close();
+    return ["better-sqlite3", async () => createDatabase(betterSqlite3({ path: join(tmp(), "content.db") }))];
+  } catch {
+    return ["node-sqlite", async () => createDatabase(nodeSqlite({ path: join(tmp(), "content.db") }))];
+  }
+}
+
+const connectors: [string, () => Promise<Database>][] = [await sqliteConnector()];
 if (PG_URL) {
   connectors.push([
     "postgresql",
