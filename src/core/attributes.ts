@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { badRequest } from "./errors.js";
 import { checkedBy, parseWithSchema } from "./body-schema.js";
+import { NAME_RULES, nameRegExp } from "./names.js";
 import { dataRecord, isPrototypeKey } from "./records.js";
 
 const scalar = z.union([z.string().max(1000), z.number().refine(Number.isFinite, "must be a finite number"), z.boolean(), z.null()]);
@@ -16,7 +17,8 @@ const schema = z
   .record(
     z
       .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, "attribute names are 1-64 letters, digits, _ or -")
+      // The names a rule can compare (NAME_RULES.ruleField), worded for the attributes themselves.
+      .regex(nameRegExp(NAME_RULES.ruleField), "attribute names are 1-64 letters, digits, _ or -")
       .refine((k) => k !== "email", "email is the account's own field, not an attribute"),
     z.union([scalar, z.array(scalar).max(100)]),
   )

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { parseWithSchema } from "./body-schema.js";
 import { badRequest } from "./errors.js";
 import type { EventEntry } from "./events.js";
+import { NAME_RULES, nameRegExp } from "./names.js";
 
 /** Field types (DESIGN §4.2): relation is one-to-many (a column), relations many-to-many (a join table). */
 export const FIELD_TYPES = ["string", "text", "number", "boolean", "datetime", "json", "media", "relation", "relations"] as const;
@@ -19,17 +20,10 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export const ACCESS_MODES = ["public", "private", "gated"] as const;
 export type CollectionAccess = (typeof ACCESS_MODES)[number];
 
-/**
- * Names that are paths of their own under /api/v1/ (media, forms, accounts), so a collection of
- * that name could never be delivered.
- */
-export const RESERVED_COLLECTION_NAMES: readonly string[] = ["media", "forms", "accounts"];
+export { RESERVED_COLLECTION_NAMES, SYSTEM_FIELDS } from "./names.js";
 
-/** System keys of an entry (spec 2.5); no user field may take one of these names. */
-export const SYSTEM_FIELDS = ["id", "_status", "_published_at", "_created_by", "_created_at", "_updated_at"] as const;
-
-const COLLECTION_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
+const COLLECTION_NAME = nameRegExp(NAME_RULES.collection);
+const FIELD_NAME = nameRegExp(NAME_RULES.collectionField);
 
 /**
  * A user field's name: an identifier that no system key of an entry (spec 2.5: `id`, `_status`,
@@ -40,11 +34,10 @@ const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 const fieldNameSchema = z
   .string()
   .superRefine((name, ctx) => {
-    const refuse = (message: string) => ctx.addIssue({ code: "custom", message, input: name });
-    if (name === "id") refuse("id is a system field");
-    else if (name.startsWith("_")) refuse(`${JSON.stringify(name.slice(0, 64))} is reserved: names starting with _ belong to the system fields of every entry (${SYSTEM_FIELDS.slice(1).join(", ")})`);
+    const reserved = NAME_RULES.collectionField.reserved(name);
+    if (reserved) ctx.addIssue({ code: "custom", message: reserved, input: name });
   })
-  .regex(FIELD_NAME, "must be 1-63 letters, digits or underscores, starting with a letter");
+  .regex(FIELD_NAME, `must be ${NAME_RULES.collectionField.hint}`);
 
 /** One field of a collection definition: name, type, required, and a relation's target collection. */
 export const collectionFieldSchema = z
@@ -68,8 +61,11 @@ export const collectionDefinitionSchema = z
   .strictObject({
     name: z
       .string()
-      .regex(COLLECTION_NAME, "must be 1-63 lowercase letters, digits or underscores, starting with a letter")
-      .refine((n) => !RESERVED_COLLECTION_NAMES.includes(n), "is reserved (a path under /api/v1/)"),
+      .regex(COLLECTION_NAME, `must be ${NAME_RULES.collection.hint}`)
+      .superRefine((n, ctx) => {
+        const reserved = NAME_RULES.collection.reserved(n);
+        if (reserved) ctx.addIssue({ code: "custom", message: reserved, input: n });
+      }),
     fields: z.array(collectionFieldSchema).max(200).default([]),
     access: z.enum(ACCESS_MODES).default("private"),
     rule: z.string().min(1).max(200).nullable().optional(),

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { parseWithSchema } from "./body-schema.js";
-import { isPrototypeKey } from "./records.js";
+import { NAME_RULES, nameRegExp } from "./names.js";
 
 /** Field types a form can hold. `file` values arrive only as multipart uploads. */
 export const FORM_FIELD_TYPES = ["string", "text", "email", "url", "number", "boolean", "date", "select", "file"] as const;
@@ -21,9 +21,9 @@ export const DEFAULT_HONEYPOT = "_gotcha";
 export const MAX_LENGTH_DEFAULTS: Partial<Record<FormFieldType, number>> = { string: 1000, text: 10_000, email: 254, url: 2048 };
 const MAX_LENGTH_CEILING = 100_000;
 
-const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
-const HONEYPOT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
+const SLUG = nameRegExp(NAME_RULES.formSlug);
+const FIELD_NAME = nameRegExp(NAME_RULES.formField);
+const HONEYPOT_NAME = nameRegExp(NAME_RULES.honeypot);
 const TEXT_TYPES: ReadonlySet<FormFieldType> = new Set(["string", "text", "email", "url"]);
 
 /** One field of a form definition. */
@@ -31,10 +31,11 @@ export const formFieldSchema = z
   .strictObject({
     name: z
       .string()
-      .refine((n) => !n.startsWith("_"), {
-        error: (issue) => `${JSON.stringify(String(issue.input).slice(0, 64))} is reserved: names starting with _ belong to the honeypot and the submission's own fields (_submitted_at)`,
+      .superRefine((n, ctx) => {
+        const reserved = NAME_RULES.formField.reserved(n);
+        if (reserved) ctx.addIssue({ code: "custom", message: reserved, input: n });
       })
-      .regex(FIELD_NAME, "must be 1-63 letters, digits, underscores or dashes, starting with a letter"),
+      .regex(FIELD_NAME, `must be ${NAME_RULES.formField.hint}`),
     type: z.enum(FORM_FIELD_TYPES),
     label: z.string().max(200).optional(),
     required: z.boolean().optional(),
@@ -56,13 +57,16 @@ export type FormField = z.infer<typeof formFieldSchema>;
 /** The body of POST and PUT /api/dashboard/forms. */
 export const formDefinitionSchema = z
   .strictObject({
-    slug: z.string().regex(SLUG, "must be 1-64 lowercase letters, digits or dashes, not starting or ending with a dash"),
+    slug: z.string().regex(SLUG, `must be ${NAME_RULES.formSlug.hint}`),
     name: z.string().trim().min(1, "must not be empty").max(200),
     fields: z.array(formFieldSchema).max(100).default([]),
     honeypot: z
       .string()
-      .refine((n) => !isPrototypeKey(n), "__proto__ is reserved: choose another honeypot name")
-      .regex(HONEYPOT_NAME, "must be 1-63 letters, digits, underscores or dashes")
+      .superRefine((n, ctx) => {
+        const reserved = NAME_RULES.honeypot.reserved(n);
+        if (reserved) ctx.addIssue({ code: "custom", message: reserved, input: n });
+      })
+      .regex(HONEYPOT_NAME, `must be ${NAME_RULES.honeypot.hint}`)
       .default(DEFAULT_HONEYPOT),
   })
   .superRefine((d, ctx) => {

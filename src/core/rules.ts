@@ -17,6 +17,7 @@
 import { z } from "zod";
 import { badRequest } from "./errors.js";
 import { issueToBadRequest } from "./body-schema.js";
+import { NAME_RULES, nameRegExp } from "./names.js";
 
 /** A value an account field is compared with. */
 export type Scalar = string | number | boolean | null;
@@ -49,7 +50,7 @@ const KINDS = ["signed_in", "account", "all", "any"] as const;
 const scalar = z.union([z.string().max(1000), z.number().refine(Number.isFinite, "must be a finite number"), z.boolean(), z.null()]);
 const accountSchema = z
   .strictObject({
-    field: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, "must be an attribute name or email (letters, digits, _ and -)"),
+    field: z.string().regex(nameRegExp(NAME_RULES.ruleField), `must be ${NAME_RULES.ruleField.hint}`),
     eq: scalar.optional(),
     in: z.array(scalar).min(1, "must list at least one value").max(100).optional(),
   })

@@ -3,6 +3,7 @@
  * the CLI.
  */
 import { badRequest } from "./errors.js";
+import { NAME_RULES, nameRegExp } from "./names.js";
 
 /**
  * Lower-cases a Host header value and strips the port (and a trailing dot), keeping IPv6 brackets.
@@ -37,10 +38,12 @@ export function tryNormalizeHost(value: string | null | undefined): string | und
   }
 }
 
+const WORKSPACE_SLUG = nameRegExp(NAME_RULES.workspace);
+
 /** Workspace slugs: lowercase letters, digits and dashes, 1–63 characters, starting with a letter. */
 export function validateSlug(value: unknown, what = "Workspace slug"): string {
-  if (typeof value !== "string" || !/^[a-z][a-z0-9-]{0,62}$/.test(value)) {
-    throw badRequest(`${what} must be 1-63 lowercase letters, digits or dashes, starting with a letter`);
+  if (typeof value !== "string" || !WORKSPACE_SLUG.test(value)) {
+    throw badRequest(`${what} must be ${NAME_RULES.workspace.hint}`);
   }
   return value;
 }

@@ -64,7 +64,7 @@ export async function createCollection(ctx: ServiceContext, workspaceId: string,
       await collections.insert(stored, tx);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`Collection ${def.name} already exists`, { collection: def.name });
+    if (isUniqueViolation(error)) throw conflict(`Collection ${def.name} already exists`, { collection: def.name, field: "name" });
     throw error;
   }
   return stored;

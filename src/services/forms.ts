@@ -45,7 +45,7 @@ export async function createForm(ctx: ServiceContext, workspaceId: string, body:
   try {
     await ctx.db.forms.insert(form);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`Form ${def.slug} already exists`, { form: def.slug });
+    if (isUniqueViolation(error)) throw conflict(`Form ${def.slug} already exists`, { form: def.slug, field: "slug" });
     throw error;
   }
   return form;

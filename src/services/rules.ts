@@ -73,7 +73,7 @@ async function unique(name: string, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A rule named ${name} already exists`, { rule: name });
+    if (isUniqueViolation(error)) throw conflict(`A rule named ${name} already exists`, { rule: name, field: "name" });
     throw error;
   }
 }

@@ -85,7 +85,7 @@ export function createMemberRepo(ctx: StorageContext) {
           [row.id, workspaceId, email, hash, role, row.grants, at, at],
         );
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(`A dashboard member with email ${email} already exists in this workspace`);
+        if (isUniqueViolation(error)) throw conflict(`A dashboard member with email ${email} already exists in this workspace`, { field: "email" });
         throw error;
       }
       return toUser(row);

@@ -43,3 +43,30 @@ export function fromCondition(c: unknown): Node {
   }
   return newNode("signed_in");
 }
+
+/**
+ * The editor's key for a path the API names (`condition.any.1.account.field` → `cond-1-field`,
+ * `…account.eq` or `…account.in.2` → the value input `cond-…-v-N`, a list → its node `cond-…`),
+ * so a refusal is shown beside the input it is about. Other paths are returned as they are.
+ */
+export function conditionKey(path: string): string {
+  const parts = path.split(".");
+  if (parts[0] !== "condition") return path;
+  let key = "cond";
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    if ((part === "all" || part === "any") && /^\d+$/.test(parts[i + 1] ?? "")) key += `-${parts[++i]}`;
+    else if (part === "account") {
+      const what = parts[i + 1];
+      if (what === "field") return `${key}-field`;
+      if (what === "eq" || what === "in") return `${key}-v-${/^\d+$/.test(parts[i + 2] ?? "") ? parts[i + 2] : 0}`;
+      return key;
+    } else return key;
+  }
+  return key;
+}
+
+/** Every key of the tree under `path` that can carry a message: each node, its field and values. */
+export function conditionKeys(n: Node, path = "cond"): string[] {
+  return [path, `${path}-field`, ...n.values.map((_, i) => `${path}-v-${i}`), ...n.children.flatMap((c, i) => conditionKeys(c, `${path}-${i}`))];
+}

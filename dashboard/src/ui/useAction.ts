@@ -3,9 +3,11 @@
 // field when the form has it (fieldError), else with the form (formError).
 import { computed, ref } from "vue";
 import { errorField, errorMessage } from "../api";
+import { defaultKey, firstInvalid } from "./checks";
 
 /** `fields`: the field names the form shows its own error beside (a getter when rows come and go). */
-export function useAction(fields: readonly string[] | (() => readonly string[]) = []) {
+/** `fieldOf`: where the form shows a field the API names (e.g. a rule's condition path → its input). */
+export function useAction(fields: readonly string[] | (() => readonly string[]) = [], fieldOf: (named: string) => string = (named) => named) {
   const error = ref("");
   const message = ref("");
   /** The field the last refusal named, if any. */
@@ -30,9 +32,28 @@ export function useAction(fields: readonly string[] | (() => readonly string[]) 
     } catch (e) {
       if (handled?.(e)) return false;
       error.value = errorMessage(e);
-      field.value = errorField(e);
+      const named = errorField(e);
+      field.value = named === undefined ? undefined : fieldOf(named);
       return false;
     }
   }
-  return { error, message, field, fieldError, formError, run };
+  /**
+   * Checks `form` before anything is sent: the first invalid control's message is shown like a
+   * refusal naming that field (beside it), focus moves there, and the result is false.
+   */
+  function check(form: HTMLFormElement | null | undefined, keyOf: (el: Element) => string = defaultKey): boolean {
+    const bad = form ? firstInvalid(form, keyOf) : undefined;
+    if (!bad) return true;
+    message.value = "";
+    error.value = bad.message;
+    field.value = bad.field;
+    bad.element.focus();
+    return false;
+  }
+  /** Clears the error (the field it named was edited since). */
+  const dismiss = () => {
+    error.value = "";
+    field.value = undefined;
+  };
+  return { error, message, field, fieldError, formError, run, check, dismiss };
 }
