@@ -175,6 +175,8 @@ describeBrowser("dashboard in Chromium: screens", () => {
     await expect.poll(() => alert.textContent()).toMatch(/^Self sign-up needs a mail transport.*--smtp-url.*--dev-mail/);
     await screenshot(page, "identity-settings-no-mail");
     (await (await ownerCaller()).get("/api/dashboard/identity")).expectStatus(200).expectBody({ self_signup: false });
+    // The refused switch is an unsaved change until it is back as saved (else leaving asks).
+    await box.uncheck();
   });
 
   it("site: uploads archives with progress, marks the live deploy, rolls back", async () => {
