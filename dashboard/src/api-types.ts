@@ -366,7 +366,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List media assets, newest first (?limit=1-100, default 50; ?offset=)
+         * List media assets, newest first (?limit=1-100, default 50; ?offset=; ?search= filename, case-insensitive)
          * @description Requires: media:read.
          */
         get: operations["get_dashboard_media"];
@@ -389,11 +389,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One asset's record
+         * @description Requires: media:read.
+         */
+        get: operations["get_dashboard_media_by_id"];
         put?: never;
         post?: never;
         /**
-         * Delete an asset and its bytes
+         * Delete an asset and its bytes; 409 {error, used_by} when entries use it, unless ?force=true
          * @description Requires: media:write.
          */
         delete: operations["delete_dashboard_media_by_id"];
@@ -2267,6 +2271,8 @@ export interface operations {
                 limit?: string;
                 /** @description Records to skip, an integer from 0 to 999999999 (default 0). */
                 offset?: string;
+                /** @description Keeps assets whose filename holds this text, ignoring case (at most 100 characters). */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -2319,9 +2325,36 @@ export interface operations {
             };
         };
     };
-    delete_dashboard_media_by_id: {
+    get_dashboard_media_by_id: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+            /** @description The asset's record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+        };
+    };
+    delete_dashboard_media_by_id: {
+        parameters: {
+            query?: {
+                /** @description `true` (or `1`) deletes an asset that entries use; they keep its id, which no longer resolves. */
+                force?: string;
+            };
             header?: never;
             path: {
                 id: string;

@@ -57,6 +57,13 @@ export function valuesAtStake(error: unknown): number | undefined {
   return typeof values === "number" ? values : undefined;
 }
 
+/** How many entries use an asset whose delete was refused (409 `{used_by}`), if that is why. */
+export function usedBy(error: unknown): number | undefined {
+  if (!(error instanceof FetchError) || error.status !== 409) return undefined;
+  const used = (error.data as { used_by?: unknown } | undefined)?.used_by;
+  return typeof used === "number" ? used : undefined;
+}
+
 export const statusOf = (error: unknown) => (error instanceof FetchError ? error.status : undefined);
 
 const list = async <R>(path: string, query?: Record<string, string | number>) => (await call<{ data: R[] }>(path, { query })).data;
@@ -109,7 +116,9 @@ export const api = {
   testWebhook: (id: string, event?: string) => call<T.TestDelivery>(`/webhooks/${enc(id)}/test`, { method: "POST", body: event ? { event } : {} }),
 
   media: (query: Record<string, string | number> = {}) => call<T.Page<T.Media>>("/media", { query }),
-  deleteMedia: (id: string) => call<unknown>(`/media/${enc(id)}`, { method: "DELETE" }),
+  mediaItem: (id: string) => call<T.Media>(`/media/${enc(id)}`),
+  /** `force` deletes an asset that entries use (else 409 with `used_by`, see usedBy). */
+  deleteMedia: (id: string, force = false) => call<unknown>(`/media/${enc(id)}`, { method: "DELETE", query: force ? { force: "true" } : undefined }),
 
   forms: () => list<T.Form>("/forms"),
   form: (slug: string) => call<T.Form>(`/forms/${enc(slug)}`),

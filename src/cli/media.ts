@@ -8,9 +8,9 @@ import type { Command } from "commander";
 import { createReadStream } from "node:fs";
 import { stat, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { ServiceError } from "../core/errors.js";
+import { conflict, ServiceError } from "../core/errors.js";
 import { pageOf } from "../core/lists.js";
-import { deleteMedia, getMedia, listMedia, readMedia, uploadMedia, type MediaRecord } from "../services/media.js";
+import { deleteMedia, getMedia, isMediaInUse, listMedia, readMedia, uploadMedia, type MediaRecord } from "../services/media.js";
 import { parseCount } from "./args.js";
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
@@ -100,12 +100,18 @@ export function registerMedia(program: Command): void {
     });
   media
     .command("delete <id>")
-    .description("Delete an asset and its bytes")
+    .description("Delete an asset and its bytes; one that entries use only with --force")
     .option(...WS)
-    .action(async (id: string, opts: { workspace?: string }, cmd: Command) => {
+    .option("--force", "delete it even though entries use it (they keep an id that no longer resolves)")
+    .action(async (id: string, opts: { workspace?: string; force?: boolean }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        await deleteMedia(svc.context, ws.id, id);
+        try {
+          await deleteMedia(svc.context, ws.id, id, { force: opts.force === true });
+        } catch (error) {
+          if (isMediaInUse(error)) throw conflict(`${error.message}; add --force to delete it anyway`, error.details);
+          throw error;
+        }
         out.result({ id, deleted: true }, () => `Deleted media ${id}`);
       });
     });

@@ -188,6 +188,20 @@ export function createEntryRepo(ctx: StorageContext) {
       return Number(row?.n ?? 0);
     },
     /**
+     * How many entries of a collection (drafts and published alike) hold `value` in any of
+     * `fields` (single-valued fields stored in `data`, e.g. media): one query, however many fields.
+     */
+    async countHolding(collectionId: string, fields: string[], value: string, db: Sql = ctx.sql): Promise<number> {
+      if (fields.length === 0) return 0;
+      const test = db.dialect === "postgresql" ? "(data::jsonb ->> CAST(? AS TEXT)) = ?" : "json_extract(data, ?) = ?";
+      const params = fields.flatMap((f) => [db.dialect === "postgresql" ? f : jsonPath(f), value]);
+      const row = await db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM entries WHERE collection_id = ? AND (${fields.map(() => test).join(" OR ")})`, [
+        collectionId,
+        ...params,
+      ]);
+      return Number(row?.n ?? 0);
+    },
+    /**
      * Moves a renamed field's stored values (drafts and published alike: one row per entry) to the
      * new key, or its relation rows to the new field name. `updated_at` stays: no entry was edited.
      */

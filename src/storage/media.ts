@@ -116,15 +116,19 @@ export function createMediaRepo(ctx: StorageContext) {
       return toRecord(r);
     },
 
-    /** Newest first. */
-    async list(workspaceId: string, page: { limit: number; offset: number }): Promise<MediaPage> {
-      const rows = await sql.all<Row>("SELECT * FROM media WHERE workspace_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", [
-        workspaceId,
-        page.limit,
-        page.offset,
-      ]);
-      const total = await sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM media WHERE workspace_id = ?", [workspaceId]);
-      return pageOf(rows.map(toRecord), Number(total?.n ?? 0), page);
+    /**
+     * Newest first; `search` keeps the assets whose filename holds it, ignoring case (a plain
+     * substring: no character is a wildcard; lower() folds ASCII on SQLite, every letter on
+     * PostgreSQL, as the entries' `contains` does).
+     */
+    async list(workspaceId: string, page: { limit: number; offset: number; search?: string }): Promise<MediaPage> {
+      // PostgreSQL names SQLite's instr strpos: the same plain search, no LIKE wildcards.
+      const find = sql.dialect === "postgresql" ? "strpos" : "instr";
+      const clause = page.search ? `workspace_id = ? AND ${find}(lower(filename), lower(?)) > 0` : "workspace_id = ?";
+      const params = page.search ? [workspaceId, page.search] : [workspaceId];
+      const rows = await sql.all<Row>(`SELECT * FROM media WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...params, page.limit, page.offset]);
+      const total = await sql.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM media WHERE ${clause}`, params);
+      return pageOf(rows.map(toRecord), Number(total?.n ?? 0), { limit: page.limit, offset: page.offset });
     },
 
     /** Which of `ids` name an asset of this workspace (another workspace's asset does not). */

@@ -4,8 +4,9 @@
  * spec 1.3: no CORS headers).
  */
 import { getQuery, getRouterParam, type H3Event } from "h3";
-import { badRequest, payloadTooLarge } from "../../core/errors.js";
-import { deleteMedia, getMediaMeta, listMedia, readMedia, uploadMedia } from "../../services/media.js";
+import { z } from "zod";
+import { badRequest, conflict, payloadTooLarge } from "../../core/errors.js";
+import { deleteMedia, getMedia, getMediaMeta, isMediaInUse, listMedia, MEDIA_SEARCH_MAX, readMedia, uploadMedia } from "../../services/media.js";
 import { access } from "../access.js";
 import { readBytes } from "../body.js";
 import { readFormData } from "../form-data.js";
@@ -24,10 +25,23 @@ export const mediaRoutes = defineRoutes([
     method: "GET",
     path: "/api/dashboard/media",
     access: access.grant("media:read"),
-    summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=)",
-    query: pageParams(PAGE_SIZES.files),
+    summary: "List media assets, newest first (?limit=1-100, default 50; ?offset=; ?search= filename, case-insensitive)",
+    query: pageParams(PAGE_SIZES.files).extend({
+      search: z.string().optional().describe(`Keeps assets whose filename holds this text, ignoring case (at most ${MEDIA_SEARCH_MAX} characters).`),
+    }),
     response: { schema: mediaSchema, list: "page", description: "Media assets, newest first (limit default 50, max 100)" },
-    handler: (event, ctx) => listMedia(ctx.service, ctx.workspace.id, parsePage(getQuery(event), PAGE_SIZES.files)),
+    handler: (event, ctx) => {
+      const query = getQuery(event);
+      return listMedia(ctx.service, ctx.workspace.id, { ...parsePage(query, PAGE_SIZES.files), search: onceParam(query.search, "search") });
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/dashboard/media/:id",
+    access: access.grant("media:read"),
+    summary: "One asset's record",
+    response: { schema: mediaSchema, description: "The asset's record" },
+    handler: (event, ctx) => getMedia(ctx.service, ctx.workspace.id, id(event)),
   },
   {
     method: "POST",
@@ -48,10 +62,16 @@ export const mediaRoutes = defineRoutes([
     method: "DELETE",
     path: "/api/dashboard/media/:id",
     access: access.grant("media:write"),
-    summary: "Delete an asset and its bytes",
+    summary: "Delete an asset and its bytes; 409 {error, used_by} when entries use it, unless ?force=true",
+    query: [{ name: "force", description: "`true` (or `1`) deletes an asset that entries use; they keep its id, which no longer resolves." }],
     response: { status: 204 },
     async handler(event, ctx) {
-      await deleteMedia(ctx.service, ctx.workspace.id, id(event));
+      try {
+        await deleteMedia(ctx.service, ctx.workspace.id, id(event), { force: readForce(onceParam(getQuery(event).force, "force")) });
+      } catch (error) {
+        if (isMediaInUse(error)) throw conflict(`${error.message}; send ?force=true to delete it anyway`, error.details);
+        throw error;
+      }
       event.res.status = 204;
       return null;
     },
@@ -76,6 +96,20 @@ export const mediaRoutes = defineRoutes([
     handler: (event, ctx) => getMediaMeta(ctx.service, ctx.workspace.id, id(event)),
   },
 ]);
+
+/** A query parameter given at most once (h3 gives an array for a repeated one). */
+function onceParam(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw badRequest(`${name}: given more than once`, { parameter: name });
+  return value;
+}
+
+/** `?force=true|1` forces a delete, `false|0` or absent does not; anything else is a mistake. */
+function readForce(value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "false" || value === "0") return false;
+  if (value === "true" || value === "1") return true;
+  throw badRequest("force: expected true or false", { parameter: "force" });
+}
 
 /**
  * The uploaded file: multipart/form-data field `file` (parsed by the platform's FormData), or the
