@@ -144,6 +144,13 @@ describeBrowser("dashboard in Chromium: forms and end users in full", () => {
     expect(await panel.locator("#sub-name").getAttribute("aria-describedby")).toBe("sub-name-error");
     expect(await panel.locator("#sub-name").getAttribute("aria-invalid")).toBe("true");
 
+    // Text a number input cannot read is caught beside it, never sent as an emptied (cleared) value.
+    await panel.locator("#sub-seats").fill("");
+    await panel.locator("#sub-seats").pressSequentially("1e");
+    await panel.getByRole("button", { name: "Save submission" }).click();
+    await expect.poll(() => panel.locator("#sub-seats-error").textContent()).toMatch(/^Not a number/);
+    expect((await submissions()).data[0].data.seats).toBe(3);
+
     await panel.locator("#sub-name").fill("Ada Lovelace");
     await panel.locator("#sub-contact").fill("ada@example.com");
     await panel.locator("#sub-plan").selectOption("team & co");

@@ -2,7 +2,25 @@
 // HTML form posting to it (urlencoded, or multipart when a field takes a file), plus a fetch()
 // variant that stays on the page. Every name, label and option is HTML-escaped: they are the
 // form author's text and end up inside someone's page.
-import type { Form, FormField } from "../types";
+
+/**
+ * What a snippet needs of a form definition: a structural part of the API's `Form`, which the
+ * form page passes (kept import-free so unit tests load this file without the dashboard's build).
+ */
+export interface EmbeddableForm {
+  slug: string;
+  name: string;
+  honeypot: string;
+  fields: FormField[];
+}
+interface FormField {
+  name: string;
+  type: string;
+  label?: string;
+  required?: boolean;
+  options?: string[];
+  max_length?: number;
+}
 
 /**
  * The site host the public endpoints answer on. The dashboard runs on its own host (by default
@@ -22,7 +40,7 @@ const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;"
 /** Text safe inside an element and inside a double-quoted attribute. */
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-const INPUT_TYPES: Partial<Record<FormField["type"], string>> = { string: "text", email: "email", url: "url", number: "number", date: "date", file: "file" };
+const INPUT_TYPES: Record<string, string> = { string: "text", email: "email", url: "url", number: "number", date: "date", file: "file" };
 
 function control(field: FormField, id: string): string {
   const name = escapeHtml(field.name);
@@ -40,10 +58,10 @@ function control(field: FormField, id: string): string {
 }
 
 /** The id of the embedded `<form>` element, shared by both snippets. */
-export const formElementId = (form: Pick<Form, "slug">) => `${form.slug}-form`;
+export const formElementId = (form: Pick<EmbeddableForm, "slug">) => `${form.slug}-form`;
 
 /** A complete `<form>` that posts every field of `form` to `url`, the honeypot hidden from people. */
-export function embedHtml(form: Form, url: string): string {
+export function embedHtml(form: EmbeddableForm, url: string): string {
   const multipart = form.fields.some((f) => f.type === "file");
   const lines = [
     `<!-- ${escapeHtml(form.name)}: the service answers 201 with {"id": …}; the fetch() example keeps visitors on your page. -->`,
@@ -69,7 +87,7 @@ export function embedHtml(form: Form, url: string): string {
 const js = (value: string) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 /** A script for the page holding {@link embedHtml}: sends the form with fetch() and reports in place. */
-export function fetchExample(form: Form, url: string): string {
+export function fetchExample(form: EmbeddableForm, url: string): string {
   return `<p id="${escapeHtml(formElementId(form))}-status" role="status"></p>
 <script type="module">
   const form = document.getElementById(${js(formElementId(form))});
