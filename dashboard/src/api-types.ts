@@ -230,6 +230,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/forms/{slug}/submissions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every submission (?format=csv|json, default csv) as the attachment <slug>-submissions.csv|json; CSV formulas defused
+         * @description Requires: submissions:read.
+         */
+        get: operations["get_dashboard_forms_by_slug_submissions_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/identity": {
         parameters: {
             query?: never;
@@ -346,7 +366,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity}}; effective_grants is what the API lets the session do (owners: all 16)
+         * The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity, hosts}}; hosts are the site hosts (public forms and the site live there); effective_grants is what the API lets the session do (owners: all 16)
          * @description Requires: dashboard session.
          */
         get: operations["get_dashboard_me"];
@@ -1265,6 +1285,8 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "member";
             workspace: {
+                /** @description The site hosts, sorted: where the site and the public form endpoints answer (the dashboard host is not among them) */
+                hosts: string[];
                 identity: boolean;
                 name: string;
                 slug: string;
@@ -2052,6 +2074,33 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": unknown;
+                };
+            };
+        };
+    };
+    get_dashboard_forms_by_slug_submissions_export: {
+        parameters: {
+            query?: {
+                /** @description csv (RFC 4180, one column per field, cells a spreadsheet would run defused) or json ({data, meta: {total}}); default csv */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+            /** @description The export, as an attachment (JSON when format=json) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
                 };
             };
         };

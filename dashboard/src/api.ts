@@ -148,6 +148,34 @@ export const api = {
   deleteSubmission: (slug: string, id: string) => call<unknown>(`/forms/${enc(slug)}/submissions/${enc(id)}`, { method: "DELETE" }),
 };
 
+/**
+ * Downloads a file of the API with the bearer token in the Authorization header (never in a URL,
+ * so no link to personal data can leak or be shared) and saves it as `filename`: the bytes become
+ * an object URL that an `<a download>` click saves, revoked right after.
+ */
+export async function download(path: string, filename: string): Promise<void> {
+  const get = () => fetch(`/api/dashboard${path}`, { headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {}, cache: "no-store" });
+  let res = await get();
+  if (res.status === 401 && onUnauthorized && accessToken && (await onUnauthorized())) res = await get();
+  if (!res.ok) throw new Error(await downloadRefusal(res));
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the bytes to the browser's download by the next task.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function downloadRefusal(res: Response): Promise<string> {
+  const body = (await res.json().catch(() => undefined)) as { error?: string } | undefined;
+  if (res.status === 401) return "Your session has ended: sign in again to download.";
+  if (res.status === 404) return `${body?.error ?? "Not found"}: it may have been deleted meanwhile. Reload the list.`;
+  return body?.error ?? `Download failed (${res.status})`;
+}
+
 /** Sends a file body with upload progress (fetch has none): XHR with the same bearer token. */
 export function upload<R>(path: string, body: Blob | FormData, onProgress: (fraction: number) => void, contentType?: string): Promise<R> {
   return new Promise((resolve, reject) => {

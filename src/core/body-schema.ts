@@ -23,7 +23,10 @@ export interface IssueOptions {
 
 /** The first issue of a zod failure as a 400: `path: message` naming the field, or as `named`. */
 export function issueToBadRequest(error: z.ZodError, options: IssueOptions = {}): ServiceError {
-  const issue = error.issues[0]!;
+  const first = error.issues[0]!;
+  // A record's key refused by its own check: zod reports "Invalid key in record" and keeps the
+  // check's message inside; that message is the one that says what is wrong.
+  const issue = first.code === "invalid_key" && first.issues[0] ? { ...first.issues[0], path: [...first.path, ...first.issues[0].path] } : first;
   // A semantic check's own refusal (checkedBy) keeps its message and details.
   if (issue.code === "custom" && issue.params?.refusal) return issue.params.refusal as ServiceError;
   const segments = [options.prefix, ...issue.path.map(String)].filter((s): s is string => Boolean(s));

@@ -32,7 +32,12 @@ export const meSchema = z
     effective_grants: grants.meta({
       description: "What the API lets this session do: every grant for an owner, else the stored grants plus their implications (spec 5.4.2)",
     }),
-    workspace: z.strictObject({ slug: z.string(), name: z.string(), identity: z.boolean() }),
+    workspace: z.strictObject({
+      slug: z.string(),
+      name: z.string(),
+      identity: z.boolean(),
+      hosts: z.array(z.string()).meta({ description: "The site hosts, sorted: where the site and the public form endpoints answer (the dashboard host is not among them)" }),
+    }),
   })
   .meta({ id: "Me" });
 

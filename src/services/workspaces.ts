@@ -26,6 +26,11 @@ export async function updateWorkspace(ctx: ServiceContext, workspace: Workspace,
   return (await ctx.workspaces.bySlug(workspace.slug))!;
 }
 
+/** The site hosts of a workspace (its dashboard host left out), sorted; empty for an unknown slug. */
+export async function siteHosts(ctx: ServiceContext, slug: string): Promise<string[]> {
+  return (await ctx.workspaces.bySlug(slug))?.hosts ?? [];
+}
+
 /**
  * Self sign-up mails each new account its verification token: turning it on without a mail
  * transport is refused (409), never left to fail at the first sign-up. Already on stays on.

@@ -107,6 +107,13 @@ describe("attributes", () => {
     expect(e.message).toMatch(/^attributes\.__proto__: __proto__ is reserved/);
     expect(e.details?.field).toBe("attributes.__proto__");
   });
+
+  it("a refused name says why (not zod's bare 'Invalid key in record'), naming the attribute", () => {
+    const email = error(() => parseAttributes({ email: "x" }));
+    expect(email.message).toBe("attributes.email: email is the account's own field, not an attribute");
+    expect(email.details?.field).toBe("attributes.email");
+    expect(error(() => parseAttributes({ "bad key": 1 })).message).toBe("attributes.bad key: attribute names are 1-64 letters, digits, _ or -");
+  });
 });
 
 describe("sign-in limit options", () => {

@@ -24,6 +24,8 @@ describe.each(drivers)("GET /api/dashboard/me on %s", (driver) => {
     expect(res.status).toBe(200);
     const me = await res.json();
     expect(me).toMatchObject({ role: "member", grants: ["entries:read", "media:write"], workspace: { slug: "demo", name: "demo", identity: true } });
+    // The site hosts (where public forms answer), never the dashboard host the request came on.
+    expect(me.workspace.hosts).toEqual(["demo.localhost"]);
     expect(me.email).toMatch(/@/);
     expect(Object.keys(me).sort()).toEqual(["effective_grants", "email", "grants", "id", "role", "workspace"]);
   });

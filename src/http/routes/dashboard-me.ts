@@ -7,6 +7,7 @@
 import { unauthorized } from "../../core/errors.js";
 import { effectiveGrants } from "../../core/principal.js";
 import { findMember } from "../../services/members.js";
+import { siteHosts } from "../../services/workspaces.js";
 import { access } from "../access.js";
 import { meSchema } from "../responses.js";
 import { defineRoutes } from "../route.js";
@@ -17,7 +18,7 @@ export const dashboardMeRoutes = defineRoutes([
     path: "/api/dashboard/me",
     access: access.session,
     summary:
-      "The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity}}; effective_grants is what the API lets the session do (owners: all 16)",
+      "The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity, hosts}}; hosts are the site hosts (public forms and the site live there); effective_grants is what the API lets the session do (owners: all 16)",
     response: { schema: meSchema, description: "The member, the stored and the effective grants, the workspace" },
     async handler(_event, { service, workspace, principal }) {
       if (principal?.kind !== "member") throw unauthorized();
@@ -29,7 +30,7 @@ export const dashboardMeRoutes = defineRoutes([
         role: principal.role,
         grants: [...principal.grants],
         effective_grants: effectiveGrants(principal),
-        workspace: { slug: workspace.slug, name: workspace.name, identity: workspace.identity },
+        workspace: { slug: workspace.slug, name: workspace.name, identity: workspace.identity, hosts: await siteHosts(service, workspace.slug) },
       };
     },
   },

@@ -4,8 +4,10 @@
  * submission and downloaded as attachments.
  */
 import { getQuery, getRouterParam, type H3Event } from "h3";
+import { badRequest } from "../../core/errors.js";
 import { contentDisposition } from "../../core/filenames.js";
 import { pageOf } from "../../core/lists.js";
+import { EXPORT_FORMATS, exportSubmissions, type ExportFormat } from "../../services/submission-export.js";
 import { deleteSubmission, getSubmission, getSubmissionFile, listSubmissions, patchSubmission, submissionView } from "../../services/submissions.js";
 import { access } from "../access.js";
 import { readJsonObject } from "../body.js";
@@ -27,6 +29,28 @@ export const submissionRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       const page = await listSubmissions(service, workspace.id, param(event, "slug"), parsePage(getQuery(event), PAGE_SIZES.records));
       return pageOf(page.rows.map(submissionView), page.total, page);
+    },
+  },
+  {
+    method: "GET",
+    path: `${BASE}/export`,
+    access: access.grant("submissions:read"),
+    summary: "Export every submission (?format=csv|json, default csv) as the attachment <slug>-submissions.csv|json; CSV formulas defused",
+    query: [{ name: "format", description: "csv (RFC 4180, one column per field, cells a spreadsheet would run defused) or json ({data, meta: {total}}); default csv" }],
+    response: { contentType: "text/csv", description: "The export, as an attachment (JSON when format=json)" },
+    async handler(event, { service, workspace }) {
+      const slug = param(event, "slug");
+      const format = readFormat(getQuery(event).format);
+      const { content } = await exportSubmissions(service, workspace.id, slug, format);
+      // Personal data: a download, never cached on the way.
+      return new Response(content, {
+        headers: {
+          "content-type": format === "csv" ? "text/csv; charset=utf-8; header=present" : "application/json; charset=utf-8",
+          "content-disposition": contentDisposition("attachment", `${slug}-submissions.${format}`),
+          "x-content-type-options": "nosniff",
+          "cache-control": "private, no-store",
+        },
+      });
     },
   },
   {
@@ -82,3 +106,10 @@ export const submissionRoutes = defineRoutes([
     },
   },
 ]);
+
+/** `?format=`: csv (the default) or json; anything else is a 400 naming the parameter. */
+function readFormat(value: unknown): ExportFormat {
+  if (value === undefined || value === "") return "csv";
+  if (typeof value === "string" && (EXPORT_FORMATS as readonly string[]).includes(value)) return value as ExportFormat;
+  throw badRequest(`format: expected ${EXPORT_FORMATS.join(" or ")}`, { field: "format" });
+}
