@@ -3,12 +3,18 @@
 //   ?f=views.gte.500&f=title.contains.9&q=news&qf=title&sort=-views&status=draft&page=2
 // `f` is field.operator.value (field names never hold a dot; the value may). The operators per
 // field type come from the server's own module, so the builder offers exactly what the API takes.
+// Imports carry .js: this module also runs under Node (test/dashboard/list-query.test.ts).
 import type { LocationQuery, LocationQueryRaw } from "vue-router";
-import { FILTER_OPS, SYSTEM_FILTER_KEYS, filterOps, systemFilterKind, type FilterOp, type SystemFilterKey } from "../../../src/core/filter-ops";
-import type { Field } from "../types";
+import { FILTER_OPS, SYSTEM_FILTER_KEYS, filterOps, systemFilterKind, type FilterOp, type SystemFilterKey } from "../../../src/core/filter-ops.js";
 
-export { MAX_CONTAINS_FILTERS, MAX_CONTAINS_LENGTH, MAX_FILTERS, MAX_IN_VALUES } from "../../../src/core/filter-ops";
+export { MAX_CONTAINS_FILTERS, MAX_CONTAINS_LENGTH, MAX_FILTERS, MAX_IN_VALUES } from "../../../src/core/filter-ops.js";
 export type { FilterOp };
+
+/** What the list needs of a field (a collection field of the API, types.ts Field). */
+export interface Field {
+  name: string;
+  type: string;
+}
 
 export interface FilterRow {
   field: string;
