@@ -478,6 +478,26 @@ export interface paths {
         patch: operations["patch_dashboard_members_by_id"];
         trace?: never;
     };
+    "/api/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's Overview → {collections: [{name, published, draft}], recent: [{collection, id, label, _status, _updated_at}]}: every collection's entry counts and the 10 entries updated last
+         * @description Requires: entries:read.
+         */
+        get: operations["get_dashboard_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/refresh": {
         parameters: {
             query?: never;
@@ -1326,6 +1346,25 @@ export interface components {
             role: "owner" | "member";
             /** Format: date-time */
             updated_at: string;
+        };
+        Overview: {
+            /** @description Every collection, by name */
+            collections: {
+                draft: number;
+                name: string;
+                published: number;
+            }[];
+            /** @description The entries updated last across the collections, newest first */
+            recent: {
+                /** @enum {string} */
+                _status: "draft" | "published";
+                /** Format: date-time */
+                _updated_at: string;
+                collection: string;
+                id: string;
+                /** @description The entry's first string field, shortened; null when it has none */
+                label: string | null;
+            }[];
         };
         PageMeta: {
             limit: number;
@@ -2560,6 +2599,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Member"];
+                };
+            };
+        };
+    };
+    get_dashboard_overview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+            /** @description Counts per collection and the recent changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
                 };
             };
         };

@@ -64,6 +64,11 @@ export function usedBy(error: unknown): number | undefined {
   return typeof used === "number" ? used : undefined;
 }
 
+/** The query parameter a 400 names (`{error, parameter}`), to show the message beside its control. */
+export function errorParameter(error: unknown): string | undefined {
+  return error instanceof FetchError ? (error.data as { parameter?: string } | undefined)?.parameter : undefined;
+}
+
 export const statusOf = (error: unknown) => (error instanceof FetchError ? error.status : undefined);
 
 const list = async <R>(path: string, query?: Record<string, string | number>) => (await call<{ data: R[] }>(path, { query })).data;
@@ -74,6 +79,7 @@ export const api = {
   refresh: (refresh_token: string) => raw<T.TokenPair>("/refresh", { method: "POST", body: { refresh_token } }),
   logout: (refresh_token?: string) => call<void>("/logout", { method: "POST", body: refresh_token ? { refresh_token } : {} }),
   me: () => call<T.Me>("/me"),
+  overview: () => call<T.Overview>("/overview"),
 
   collections: () => list<T.Collection>("/collections"),
   collection: (name: string) => call<T.Collection>(`/collections/${enc(name)}`),
@@ -84,7 +90,8 @@ export const api = {
     call<T.FieldChangeResult>(`/collections/${enc(name)}`, { method: "PATCH", body, query: confirmDrop ? { confirm: "drop" } : undefined }),
   deleteCollection: (name: string) => call<T.Collection>(`/collections/${enc(name)}`, { method: "DELETE" }),
 
-  entries: (name: string, query: Record<string, string | number>) => call<T.Page<T.Entry>>(`/collections/${enc(name)}/entries`, { query }),
+  /** Array values repeat the parameter (two filters on the same field and operator). */
+  entries: (name: string, query: Record<string, string | number | string[]>) => call<T.Page<T.Entry>>(`/collections/${enc(name)}/entries`, { query }),
   entry: (name: string, id: string) => call<T.Entry>(`/collections/${enc(name)}/entries/${enc(id)}`),
   createEntry: (name: string, body: Record<string, unknown>) => call<T.Entry>(`/collections/${enc(name)}/entries`, { method: "POST", body }),
   updateEntry: (name: string, id: string, body: Record<string, unknown>) =>

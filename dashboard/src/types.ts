@@ -32,6 +32,7 @@ export type CollectionAccess = Collection["access"];
 /** PUT leaves out the name (it is in the path). */
 export type CollectionInput = Omit<BodyOf<"post_dashboard_collections">, "name"> & { name?: string };
 export type Entry = Schemas["Entry"];
+export type Overview = Schemas["Overview"];
 
 export type ApiKey = Schemas["ApiKey"];
 export type CreatedApiKey = Schemas["CreatedApiKey"];

@@ -15,22 +15,14 @@ import { ISO_DATE } from "./entry-schema.js";
 import { SYSTEM_FIELDS, type CollectionDefinition, type FieldDefinition } from "./collections.js";
 import { ENTRY_STATUSES, type EntryStatus } from "./events.js";
 import { MAX_OFFSET, PAGE_SIZES, integerParam } from "./pagination.js";
+import { FILTER_OPS, MAX_CONTAINS_FILTERS, MAX_CONTAINS_LENGTH, MAX_FILTERS, MAX_IN_VALUES, filterOps, systemFilterKind, type FilterOp } from "./filter-ops.js";
+
+export { FILTER_OPS, MAX_CONTAINS_FILTERS, MAX_CONTAINS_LENGTH, MAX_FILTERS, MAX_IN_VALUES, type FilterOp };
 
 export const DEFAULT_LIMIT = PAGE_SIZES.entries.default;
 export const MAX_LIMIT = PAGE_SIZES.entries.max;
-/** At most this many values in one `in`/`nin` list. */
-export const MAX_IN_VALUES = 100;
 /** At most this many sort keys (before the id tie-break). */
 export const MAX_SORT_KEYS = 5;
-/** At most this many filters in one query. */
-export const MAX_FILTERS = 20;
-/**
- * The longest `contains` value, in characters. A substring search costs stored length × pattern
- * length at worst (docs/content.md "What a query can cost"), so the service bounds the pattern.
- */
-export const MAX_CONTAINS_LENGTH = 100;
-/** At most this many `contains` filters in one query: each one reads the text of every entry it tests. */
-export const MAX_CONTAINS_FILTERS = 3;
 /**
  * `contains` searches the first this many characters of each value: the work one entry costs
  * stays bounded whatever its length (docs/content.md "What a query can cost").
@@ -43,9 +35,6 @@ export const DEFAULT_QUERY_BUDGET_MS = 2000;
 /** 503 for a list read the database stopped at the service's query budget. */
 export const overQueryBudget = (ms: number) =>
   new ServiceError(503, "unavailable", `This list took longer than the query budget of ${ms} ms and was stopped; filter or sort on id, _created_at, _updated_at or _published_at, or ask for fewer entries`, { budget_ms: ms }, { "retry-after": "1" });
-
-export const FILTER_OPS = ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "contains", "null"] as const;
-export type FilterOp = (typeof FILTER_OPS)[number];
 
 /** System keys that sort and filter, and the columns they read (a fixed map: nothing user-supplied). */
 export const SYSTEM_SORT_COLUMNS = {
@@ -130,22 +119,6 @@ const KNOWN = ["limit", "offset", "after", "sort", ...READ_KNOWN];
 const FILTER_PARAM = /^filter\[([^\]]*)\](?:\[([^\]]*)\])?$/;
 const UNSORTABLE = new Set(["json", "relations"]);
 const EXPANDABLE = new Set(["relation", "relations"]);
-
-/** Operators each kind of target takes. */
-const OPS_BY_TYPE: Record<string, readonly FilterOp[]> = {
-  string: ["eq", "ne", "in", "nin", "contains", "null"],
-  text: ["eq", "ne", "in", "nin", "contains", "null"],
-  number: ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "null"],
-  datetime: ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "null"],
-  boolean: ["eq", "ne", "null"],
-  media: ["eq", "ne", "in", "nin", "null"],
-  relation: ["eq", "ne", "in", "nin", "null"],
-  relations: ["eq", "ne", "in", "nin", "null"],
-  json: ["null"],
-  id: ["eq", "ne", "in", "nin"],
-  systemDate: ["eq", "ne", "lt", "lte", "gt", "gte"],
-  _published_at: ["eq", "ne", "lt", "lte", "gt", "gte", "null"],
-};
 
 /**
  * Parses and validates list parameters; 400 naming the parameter otherwise: an unknown
@@ -280,8 +253,7 @@ function parseFilter(def: Definition, key: string, raw: string): EntryFilter {
   const t = target(def, m[1]!, key);
   const op = (m[2] ?? "eq") as FilterOp;
   if (!FILTER_OPS.includes(op)) throw badRequest(`${key}: unknown operator ${describeName(op)} (${FILTER_OPS.join(", ")})`, { parameter: key });
-  const kind = t.kind === "system" ? (t.key === "id" ? "id" : t.key === "_published_at" ? "_published_at" : "systemDate") : t.field.type;
-  const allowed = OPS_BY_TYPE[kind]!;
+  const allowed = filterOps(t.kind === "system" ? systemFilterKind(t.key) : t.field.type);
   if (!allowed.includes(op)) {
     throw badRequest(`${key}: ${targetName(t)} is ${t.kind === "field" ? `a ${t.field.type} field` : "a system field"}; it takes ${allowed.join(", ")}`, { parameter: key });
   }

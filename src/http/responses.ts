@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { ACCESS_MODES, collectionFieldSchema, fieldChangeSchema } from "../core/collections.js";
 import { entrySystemFieldsSchema } from "../core/entry-schema.js";
+import { ENTRY_STATUSES } from "../core/events.js";
 import { formFieldSchema } from "../core/forms.js";
 import { ALL_GRANTS, type Grant } from "../core/grants.js";
 import { roleSchema } from "../core/roles.js";
@@ -146,3 +147,20 @@ export const endUserSchema = z
   .meta({ id: "EndUser" });
 
 export const identitySettingsOut = identitySettingsSchema.required().meta({ id: "IdentitySettings" });
+
+export const overviewSchema = z
+  .strictObject({
+    collections: z.array(z.strictObject({ name: z.string(), published: z.int().min(0), draft: z.int().min(0) })).meta({ description: "Every collection, by name" }),
+    recent: z
+      .array(
+        z.strictObject({
+          collection: z.string(),
+          id: z.string(),
+          label: z.string().nullable().meta({ description: "The entry's first string field, shortened; null when it has none" }),
+          _status: z.enum(ENTRY_STATUSES),
+          _updated_at: timestamp,
+        }),
+      )
+      .meta({ description: "The entries updated last across the collections, newest first" }),
+  })
+  .meta({ id: "Overview" });

@@ -167,6 +167,42 @@ export function createEntryRepo(ctx: StorageContext) {
       return Number(row?.n ?? 0);
     },
 
+    /**
+     * Entries per collection and status of a workspace: the counters migration 003 keeps by
+     * trigger, one row per (collection, status), so this reads as many rows as there are
+     * collections whatever their size.
+     */
+    async countsByStatus(workspaceId: string, db: Sql = ctx.sql): Promise<{ collection_id: string; status: string; n: number }[]> {
+      const rows = await db.all<{ collection_id: string; status: string; n: number | string }>(
+        "SELECT collection_id, status, n FROM entry_counts WHERE collection_id IN (SELECT id FROM collections WHERE workspace_id = ?)",
+        [workspaceId],
+      );
+      return rows.map((r) => ({ collection_id: r.collection_id, status: r.status, n: Number(r.n) }));
+    },
+
+    /**
+     * The `limit` most recently updated entries across `collectionIds`, newest first (ties by id):
+     * each collection's newest through its (collection_id, updated_at, id) index, merged, so the
+     * cost stays flat however many entries the collections hold.
+     */
+    async recentlyUpdated(collectionIds: string[], limit: number, db: Sql = ctx.sql): Promise<EntryRow[]> {
+      const newest: { id: string; collection_id: string; updated_at: string }[] = [];
+      // 2 parameters per collection: a few hundred collections per statement stay far below the engines' limits.
+      for (let i = 0; i < collectionIds.length; i += 200) {
+        const part = collectionIds.slice(i, i + 200);
+        const one = "SELECT id, collection_id, updated_at FROM entries WHERE collection_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?";
+        const sql = `${part.map((_, j) => `SELECT * FROM (${one}) AS r${j}`).join(" UNION ALL ")} ORDER BY updated_at DESC, id DESC LIMIT ?`;
+        newest.push(...(await db.all<(typeof newest)[number]>(sql, [...part.flatMap((id) => [id, limit]), limit])));
+      }
+      newest.sort((a, b) => (a.updated_at === b.updated_at ? (a.id < b.id ? 1 : -1) : a.updated_at < b.updated_at ? 1 : -1));
+      const top = newest.slice(0, limit);
+      if (top.length === 0) return [];
+      const raw = await db.all<RawRow>(`SELECT ${COLUMNS} FROM entries WHERE id IN (${top.map(() => "?").join(", ")})`, top.map((r) => r.id));
+      const byId = new Map(raw.map((r) => [r.id, fromRaw(r)]));
+      // An entry deleted between the two reads is simply left out.
+      return top.flatMap((r) => byId.get(r.id) ?? []);
+    },
+
     /** Every entry of a collection, a page at a time (definition changes check stored data). */
     async *scan(collectionId: string, pageSize: number, db: Sql = ctx.sql): AsyncGenerator<{ rows: EntryRow[]; relations: Map<string, RelationMap> }> {
       for (let after = ""; ; ) {

@@ -52,6 +52,8 @@ describe("response schemas match the answers", () => {
     await conforms("PUT", "/api/dashboard/collections/posts", { json: { fields, access: "public" } });
     const entry = await conforms("POST", "/api/dashboard/collections/posts/entries", { json: { title: "Hello" } });
     await conforms("GET", "/api/dashboard/collections/posts/entries");
+    const overview = await conforms("GET", "/api/dashboard/overview");
+    expect(overview.recent[0]).toMatchObject({ collection: "posts", id: entry.id, label: "Hello" });
     await conforms("PATCH", `/api/dashboard/collections/posts/entries/${entry.id}`, { json: { _status: "published" } });
     await conforms("DELETE", `/api/dashboard/collections/posts/entries/${entry.id}`);
     await conforms("DELETE", "/api/dashboard/collections/posts");
