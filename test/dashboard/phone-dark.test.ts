@@ -151,6 +151,8 @@ describeBrowser("dashboard in Chromium: a phone and a dark room", () => {
 
       for (const screen of screens) {
         await visit(page, screen.path);
+        // SVC_SHOT_EVERY_SCREEN=1: a full-page shot of every screen in every mode, to look at them all.
+        if (process.env.SVC_SHOT_EVERY_SCREEN === "1") await screenshot(page, `all-${mode.name.replace(" ", "-")}-${screen.name.replace(/ /g, "-")}`, true);
         await check(`axe on ${screen.name}`, () => expectAccessible(page, `${screen.name} (${mode.name})`));
         if (!mode.phone) continue;
         const extra = await overflow(page);
