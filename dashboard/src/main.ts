@@ -1,3 +1,5 @@
+// The theme first: it sets data-theme on <html> before anything renders.
+import "./theme";
 import { createApp } from "vue";
 import App from "./App.vue";
 import { router } from "./router";
