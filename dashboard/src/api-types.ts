@@ -348,7 +348,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign out: ends the presented access token and the {refresh_token} sent, if any
+         * Sign out: ends the presented access token and the {refresh_token} sent (or the dashboard's refresh cookie, which is cleared), if any
          * @description Requires: dashboard session.
          */
         post: operations["post_dashboard_logout"];
@@ -366,7 +366,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity, hosts}}; hosts are the site hosts (public forms and the site live there); effective_grants is what the API lets the session do (owners: all 16)
+         * The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity, hosts}, access_token_ttl_seconds}; hosts are the site hosts (public forms and the site live there); effective_grants is what the API lets the session do (owners: all 16)
          * @description Requires: dashboard session.
          */
         get: operations["get_dashboard_me"];
@@ -508,7 +508,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Exchange {refresh_token} for a new pair carrying the current role and grants (spec 3)
+         * Exchange {refresh_token} (or, for the dashboard, its refresh cookie) for a new pair carrying the current role and grants (spec 3); a refusal's 401 names its reason
          * @description Requires: none.
          */
         post: operations["post_dashboard_refresh"];
@@ -1296,6 +1296,8 @@ export interface components {
             size: number;
         };
         Me: {
+            /** @description How long a dashboard access token lives: a role or grant change reaches a signed-in person within this, at their next token refresh (spec 3) */
+            access_token_ttl_seconds: number;
             /** @description What the API lets this session do: every grant for an owner, else the stored grants plus their implications (spec 5.4.2) */
             effective_grants: components["schemas"]["Grant"][];
             email: string;
@@ -1427,9 +1429,10 @@ export interface components {
         };
         TokenPair: {
             access_token: string;
-            /** @description Seconds */
+            /** @description Seconds until the access token expires */
             expires_in: number;
-            refresh_token: string;
+            /** @description Absent only in the dashboard's cookie form (X-Dashboard-Session: cookie), where it is set as an HttpOnly cookie instead */
+            refresh_token?: string;
             /** @enum {string} */
             role: "owner" | "member";
         };
@@ -2313,7 +2316,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description The dr_ token of the last pair */
+                    /** @description The dr_ token of the last pair; omitted in the cookie form (x-dashboard-session: cookie) */
                     refresh_token?: string;
                 };
             };
@@ -2635,7 +2638,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The dr_ token of the last pair */
+                    /** @description The dr_ token of the last pair; omitted in the cookie form (x-dashboard-session: cookie) */
                     refresh_token: string;
                 };
             };

@@ -3,6 +3,12 @@
 import { FetchError, ofetch, type FetchOptions } from "ofetch";
 import type * as T from "./types";
 
+/** Why a refresh was refused (the 401's `reason`); "missing": the browser holds no refresh cookie. */
+export type RefreshRefusal = "expired" | "revoked" | "reused" | "member_removed" | "missing";
+
+/** Asks login, refresh and logout for the cookie form: the refresh token never reaches this code. */
+const COOKIE_SESSION = { "x-dashboard-session": "cookie" };
+
 let accessToken: string | undefined;
 let onUnauthorized: (() => Promise<boolean>) | undefined;
 
@@ -75,9 +81,9 @@ const list = async <R>(path: string, query?: Record<string, string | number>) =>
 const enc = encodeURIComponent;
 
 export const api = {
-  login: (email: string, password: string) => raw<T.TokenPair>("/login", { method: "POST", body: { email, password } }),
-  refresh: (refresh_token: string) => raw<T.TokenPair>("/refresh", { method: "POST", body: { refresh_token } }),
-  logout: (refresh_token?: string) => call<void>("/logout", { method: "POST", body: refresh_token ? { refresh_token } : {} }),
+  login: (email: string, password: string) => raw<T.TokenPair>("/login", { method: "POST", headers: COOKIE_SESSION, body: { email, password } }),
+  refresh: () => raw<T.TokenPair>("/refresh", { method: "POST", headers: COOKIE_SESSION, body: {} }),
+  logout: () => call<void>("/logout", { method: "POST", headers: COOKIE_SESSION, body: {} }),
   me: () => call<T.Me>("/me"),
   overview: () => call<T.Overview>("/overview"),
 

@@ -21,7 +21,15 @@ export const grantSchema = z.enum(ALL_GRANTS as [Grant, ...Grant[]]).meta({ id: 
 const grants = z.array(grantSchema);
 
 export const tokenPairSchema = z
-  .strictObject({ access_token: z.string(), refresh_token: z.string(), expires_in: z.int().meta({ description: "Seconds" }), role: roleSchema })
+  .strictObject({
+    access_token: z.string(),
+    refresh_token: z
+      .string()
+      .optional()
+      .meta({ description: "Absent only in the dashboard's cookie form (X-Dashboard-Session: cookie), where it is set as an HttpOnly cookie instead" }),
+    expires_in: z.int().meta({ description: "Seconds until the access token expires" }),
+    role: roleSchema,
+  })
   .meta({ id: "TokenPair" });
 
 export const meSchema = z
@@ -38,6 +46,9 @@ export const meSchema = z
       name: z.string(),
       identity: z.boolean(),
       hosts: z.array(z.string()).meta({ description: "The site hosts, sorted: where the site and the public form endpoints answer (the dashboard host is not among them)" }),
+    }),
+    access_token_ttl_seconds: z.int().meta({
+      description: "How long a dashboard access token lives: a role or grant change reaches a signed-in person within this, at their next token refresh (spec 3)",
     }),
   })
   .meta({ id: "Me" });

@@ -1,18 +1,26 @@
 /**
  * Dashboard sign-in (spec 2.3, 3, 5.1; DESIGN §4.2): a member's or owner's email and password
- * give a one-hour access token carrying role and grants and a refresh token that re-reads them
+ * give a short-lived access token carrying role and grants and a refresh token that re-reads them
  * (core/lifetimes.ts). Refresh is the only way a role or grant change reaches a signed-in person.
  *
  * @example
  * const member = await verifyMemberLogin(ctx, ws.id, email, password);
  * if (member) return issueDashboardTokens(ctx, ws.id, member);
  */
-import { unauthorized } from "../core/errors.js";
-import type { TokenPair } from "../storage/dashboard-tokens.js";
+import { ServiceError } from "../core/errors.js";
+import type { RefreshRefusal, TokenPair } from "../storage/dashboard-tokens.js";
 import type { Member } from "../storage/members.js";
 import type { ServiceContext } from "./context.js";
 
-export type { TokenPair };
+export type { RefreshRefusal, TokenPair };
+
+/**
+ * The 401 of a refused refresh: `error` stays "Unauthorized" (what every 401 says) and `reason`
+ * tells the token's holder why, so the dashboard can say "your access was removed" rather than a
+ * bare "signed out". It names nothing the holder of the token did not already know.
+ */
+export const refreshRefused = (reason: RefreshRefusal | "missing", headers?: Record<string, string>) =>
+  new ServiceError(401, "unauthorized", "Unauthorized", { reason }, headers);
 
 /**
  * The member an email and password name, or undefined, at the same cost whether the email is
@@ -29,7 +37,7 @@ export function issueDashboardTokens(ctx: ServiceContext, workspaceId: string, m
 
 /**
  * Exchanges a refresh token (single use) for a pair carrying the current role and grants; 401
- * otherwise. A used token presented again has been copied: every token of its sign-in is revoked,
+ * with the reason otherwise (refreshRefused). A used token presented again has been copied: every token of its sign-in is revoked,
  * so neither the thief nor the user keeps a session (the user signs in again), and it is logged.
  */
 export async function refreshDashboardTokens(ctx: ServiceContext, workspaceId: string, refreshToken: unknown): Promise<TokenPair> {
@@ -39,7 +47,7 @@ export async function refreshDashboardTokens(ctx: ServiceContext, workspaceId: s
     const { memberId, revoked } = outcome.replay;
     ctx.logger.warn(`dashboard refresh token used twice: signed out that sign-in of member ${memberId} in workspace ${workspaceId} (${revoked} tokens revoked)`);
   }
-  throw unauthorized();
+  throw refreshRefused(outcome.refused);
 }
 
 /** Signs out: ends the sign-in of the access token and, when given and the member's own, of the refresh token. */

@@ -1,6 +1,6 @@
 /**
- * Dashboard sessions (spec 3, DESIGN §4.2): an access token `ds_` living one hour that carries the
- * role and grants read at issue, and a refresh token `dr_` living 30 days. Refresh re-reads role
+ * Dashboard sessions (spec 3, DESIGN §4.2): a short-lived access token `ds_` (core/lifetimes.ts)
+ * that carries the role and grants read at issue, and a refresh token `dr_` living 30 days. Refresh re-reads role
  * and grants — the only way a change reaches a signed-in person (spec 3) — and rotates the refresh
  * token (single use). Every token of one sign-in shares a family id; a used refresh token is kept
  * (marked `used_at`) until it expires, so presenting it again is recognised as a replay and ends
@@ -28,10 +28,19 @@ export interface TokenPair {
 }
 
 /**
- * What a refresh came to: a new pair, or a refusal; `replay` when the token had been used before,
- * with the family that was revoked for it (for the log: never the token).
+ * Why a refresh was refused, told to the token's holder so the dashboard can say it: `expired`;
+ * `revoked` (unknown: signed out, ended elsewhere, or never valid); `reused` (a spent token
+ * presented again: the whole sign-in was ended); `member_removed` (the member no longer exists).
  */
-export type RefreshOutcome = { pair: TokenPair } | { pair?: undefined; replay?: { memberId: string; revoked: number } };
+export type RefreshRefusal = "expired" | "revoked" | "reused" | "member_removed";
+
+/**
+ * What a refresh came to: a new pair, or a refusal with its reason; `replay` when the token had
+ * been used before, with the family that was revoked for it (for the log: never the token).
+ */
+export type RefreshOutcome =
+  | { pair: TokenPair; refused?: undefined }
+  | { pair?: undefined; refused: RefreshRefusal; replay?: { memberId: string; revoked: number } };
 
 type Holder = Pick<Member, "id" | "role" | "grants">;
 
@@ -63,12 +72,12 @@ export function createDashboardTokenRepo(ctx: StorageContext) {
     /**
      * Exchanges a refresh token for a new pair of the same family carrying the user's current
      * role and grants. Unknown, expired, malformed, of another workspace, or of a removed user →
-     * no pair. Already used → no pair, and every token of its family is deleted.
+     * no pair, and the reason. Already used → no pair, and every token of its family is deleted.
      */
     async refresh(workspaceId: string, refreshToken: unknown): Promise<RefreshOutcome> {
-      if (!isTokenFormat("dashboard_refresh", refreshToken)) return {};
+      if (!isTokenFormat("dashboard_refresh", refreshToken)) return { refused: "revoked" };
       const hash = hashToken(refreshToken);
-      return sql.transaction(async (tx): Promise<RefreshOutcome> => {
+      const outcome = await sql.transaction(async (tx): Promise<RefreshOutcome> => {
         const at = iso(ctx.now());
         // Check and spend in one statement: of two concurrent refreshes with one token exactly
         // one matches `used_at IS NULL` (PostgreSQL re-checks it after the other's commit).
@@ -80,21 +89,23 @@ export function createDashboardTokenRepo(ctx: StorageContext) {
           "SELECT user_id, family_id, used_at FROM dashboard_tokens WHERE token_hash = ? AND kind = 'refresh' AND workspace_id = ?",
           [hash, workspaceId],
         );
-        if (!row) return {};
+        if (!row) return { refused: "revoked" };
         if (changes !== 1) {
-          if (row.used_at === null) return {}; // expired, never used
+          if (row.used_at === null) return { refused: "expired" }; // expired, never used
           // The revocation is committed, not rolled back: the caller refuses without throwing here.
           const revoked = await tx.run("DELETE FROM dashboard_tokens WHERE family_id = ? AND workspace_id = ?", [row.family_id, workspaceId]);
-          return { replay: { memberId: row.user_id, revoked: revoked.changes } };
+          return { refused: "reused", replay: { memberId: row.user_id, revoked: revoked.changes } };
         }
         const user = await tx.get<{ id: string; role: string; grants: string }>(
           "SELECT id, role, grants FROM dashboard_users WHERE id = ? AND workspace_id = ?",
           [row.user_id, workspaceId],
         );
-        if (!user) return {};
+        if (!user) return { refused: "member_removed" };
         const role = user.role === "owner" ? "owner" : "member";
         return { pair: await issueWith(tx, workspaceId, { id: user.id, role, grants: parseStoredGrants(user.grants) }, row.family_id) };
       });
+      if (outcome.refused === "revoked" && (await takeRemovedMark(ctx, hash))) return { refused: "member_removed" };
+      return outcome;
     },
 
     /**
@@ -115,3 +126,23 @@ export function createDashboardTokenRepo(ctx: StorageContext) {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+const removedKey = (hash: string) => `dashboard-removed:${hash}`;
+
+/**
+ * Marks the live refresh tokens of a member just removed (their rows are gone with the member),
+ * each until it would have expired, so that `refresh` can say why it refuses: shared state, so
+ * every instance sees it with Redis; without Redis a restart forgets it (the refusal then says
+ * "revoked"). Only hashes are stored.
+ */
+export async function markRemoved(ctx: StorageContext, tokens: { token_hash: string; expires_at: string }[]): Promise<void> {
+  const now = ctx.now();
+  await Promise.all(tokens.map((t) => ctx.shared.claim(removedKey(t.token_hash), Math.max(1, Date.parse(t.expires_at) - now))));
+}
+
+/** True once for a refresh token marked by markRemoved (the marker is spent with it). */
+async function takeRemovedMark(ctx: StorageContext, hash: string): Promise<boolean> {
+  if ((await ctx.shared.ttl(removedKey(hash))) <= 0) return false;
+  await ctx.shared.remove(removedKey(hash));
+  return true;
+}

@@ -16,6 +16,7 @@ import { hashPassword } from "../core/passwords.js";
 import type { Role } from "../core/roles.js";
 import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
+import { markRemoved } from "./dashboard-tokens.js";
 import { isUniqueViolation } from "./driver-errors.js";
 import { checkSignIn } from "./password-upgrade.js";
 import type { Sql } from "./sql.js";
@@ -119,17 +120,28 @@ export function createMemberRepo(ctx: StorageContext) {
       });
     },
 
-    /** Removes a member and every token of theirs at once. Removing the last owner is refused (409). */
+    /**
+     * Removes a member and every token of theirs at once. Removing the last owner is refused (409).
+     * Each live refresh token leaves a marker in the shared state (dashboard-tokens.ts), so the
+     * person's next refresh is told their access was removed rather than just refused.
+     */
     async remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
-      await withOwnersLocked(workspaceId, async (tx) => {
+      const live = await withOwnersLocked(workspaceId, async (tx) => {
         const row = await byId(tx, workspaceId, id);
         if (!row) throw notFound(`No dashboard member ${id} in this workspace`);
         if (row.role === "owner" && (await otherOwners(tx, workspaceId, id)) === 0) {
           throw conflict("Cannot remove the last owner of the workspace");
         }
+        const refresh = await tx.all<{ token_hash: string; expires_at: string }>(
+          "SELECT token_hash, expires_at FROM dashboard_tokens WHERE user_id = ? AND kind = 'refresh' AND used_at IS NULL AND expires_at > ?",
+          [id, nowIso()],
+        );
         await tx.run("DELETE FROM dashboard_tokens WHERE user_id = ?", [id]);
         await tx.run("DELETE FROM dashboard_users WHERE id = ?", [id]);
+        return refresh;
       });
+      // After commit, and only a courtesy: a lost marker makes the refusal say "ended" instead.
+      await markRemoved(ctx, live).catch((error: unknown) => ctx.logger.warn("could not mark a removed member's sessions:", (error as Error).message));
       return { id, deleted: true };
     },
 

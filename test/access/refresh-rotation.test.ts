@@ -45,7 +45,7 @@ describe.each(drivers)("refresh token rotation on %s", (driver) => {
 
     const replay = await refresh(first.refresh_token);
     expect(replay.status).toBe(401);
-    expect(await replay.json()).toEqual({ error: "Unauthorized" });
+    expect(await replay.json()).toEqual({ error: "Unauthorized", reason: "reused" });
     expect((await refresh(third.refresh_token)).status).toBe(401);
     expect(await works(third)).toBe(401);
     expect(await works(first)).toBe(401);

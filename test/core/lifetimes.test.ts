@@ -8,6 +8,7 @@ import {
   ACCESS_TOKEN_TTL_MS,
   ACCOUNT_SESSION_TTL_MS,
   EMAIL_VERIFICATION_TTL_MS,
+  GRANT_PROPAGATION_BOUND_MS,
   KEY_LAST_USED_INTERVAL_MS,
   REFRESH_TOKEN_TTL_MS,
 } from "../../src/core/lifetimes.js";
@@ -19,12 +20,17 @@ const DAY = 24 * HOUR;
 describe("lifetimes", () => {
   it.each([
     ["an account session lives 30 days (spec 3, 5.6, 8)", ACCOUNT_SESSION_TTL_MS, 30 * DAY],
-    ["a dashboard access token lives one hour, the grant propagation bound (spec 3, 8)", ACCESS_TOKEN_TTL_MS, HOUR],
+    ["a dashboard access token lives five minutes, so a grant change is felt within minutes", ACCESS_TOKEN_TTL_MS, 5 * MINUTE],
+    ["grant changes propagate within one hour (spec 3, 8)", GRANT_PROPAGATION_BOUND_MS, HOUR],
     ["a dashboard refresh token lives 30 days", REFRESH_TOKEN_TTL_MS, 30 * DAY],
     ["an email-verification token lives 24 hours", EMAIL_VERIFICATION_TTL_MS, DAY],
     ["a key's last_used_at moves at most once a minute (spec 2.1, 8)", KEY_LAST_USED_INTERVAL_MS, MINUTE],
   ])("%s", (_rule, actual, expected) => {
     expect(actual).toBe(expected);
+  });
+
+  it("an access token, which carries grants read at issue, never outlives the propagation bound", () => {
+    expect(ACCESS_TOKEN_TTL_MS).toBeLessThanOrEqual(GRANT_PROPAGATION_BOUND_MS);
   });
 
   it("an access token never outlives the refresh token that renews it", () => {

@@ -21,6 +21,10 @@ document.getElementById("run").addEventListener("click", async () => {
   await attempt("popupStorage", () => (w && !w.closed ? JSON.stringify(Object.entries(w.sessionStorage)) : "no handle"));
   await attempt("fetchPage", async () => (await fetch(url, { credentials: "include" })).text());
   await attempt("fetchMe", async () => (await fetch("http://admin.localhost:" + location.port + "/api/dashboard/me", { credentials: "include" })).text());
+  const refreshUrl = "http://admin.localhost:" + location.port + "/api/dashboard/refresh";
+  const cookieForm = { "x-dashboard-session": "cookie", "content-type": "application/json" };
+  await attempt("refreshCors", async () => (await fetch(refreshUrl, { method: "POST", credentials: "include", headers: cookieForm, body: "{}" })).text());
+  await attempt("refreshNoCors", async () => (await fetch(refreshUrl, { method: "POST", mode: "no-cors", credentials: "include", headers: cookieForm, body: "{}" })).type);
   const frame = document.createElement("iframe");
   frame.src = url;
   document.body.append(frame);
@@ -42,7 +46,7 @@ describeBrowser("dashboard in Chromium: a deployed site against the dashboard", 
     const context = await d.context();
     const owner = await context.newPage();
     await signIn(owner, d.url, d.owner.email, d.owner.password);
-    const refresh = await owner.evaluate(() => sessionStorage.getItem("contentsvc.refresh"));
+    const refresh = (await context.cookies()).find((c) => c.name === "svc_dashboard_refresh")?.value;
     expect(refresh).toMatch(/^dr_/);
 
     await owner.goto(`${d.url}site`);
@@ -65,6 +69,10 @@ describeBrowser("dashboard in Chromium: a deployed site against the dashboard", 
     expect(out.popupStorage).toMatch(/^(no handle|blocked: SecurityError)$/);
     expect(out.fetchPage).toBe("blocked: TypeError");
     expect(out.fetchMe).toBe("blocked: TypeError");
+    // The refresh cookie: a cross-origin call with the opt-in header needs a preflight the API never grants; without
+    // it (no-cors drops the header) the cookie is not read. Either way nothing rotates it, and the owner stays signed in below.
+    expect(out.refreshCors).toBe("blocked: TypeError");
+    expect(out.refreshNoCors).toBe("opaque");
     expect(out.frameDocument).toMatch(/^(no document|blocked: SecurityError)$/);
     expect(out.ownStorage).toBe("[[],[]]");
     expect(JSON.stringify(out)).not.toContain(refresh!);

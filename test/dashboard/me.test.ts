@@ -8,6 +8,7 @@ import { drivers } from "../helpers/database.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { apiKey, dashboardToken } from "../helpers/sessions.js";
 import { ALL_GRANTS } from "../../src/core/grants.js";
+import { ACCESS_TOKEN_TTL_MS } from "../../src/core/lifetimes.js";
 
 describe.each(drivers)("GET /api/dashboard/me on %s", (driver) => {
   let t: TestServer;
@@ -18,7 +19,7 @@ describe.each(drivers)("GET /api/dashboard/me on %s", (driver) => {
   });
   afterAll(() => t?.close());
 
-  it("answers a member's role and grants, and the workspace", async () => {
+  it("answers a member's role and grants, the workspace, and how soon a grant change reaches them", async () => {
     const token = await dashboardToken(t.svc.context, wsId, "member", ["entries:read", "media:write"]);
     const res = await t.request("/api/dashboard/me", { token });
     expect(res.status).toBe(200);
@@ -27,7 +28,8 @@ describe.each(drivers)("GET /api/dashboard/me on %s", (driver) => {
     // The site hosts (where public forms answer), never the dashboard host the request came on.
     expect(me.workspace.hosts).toEqual(["demo.localhost"]);
     expect(me.email).toMatch(/@/);
-    expect(Object.keys(me).sort()).toEqual(["effective_grants", "email", "grants", "id", "role", "workspace"]);
+    expect(Object.keys(me).sort()).toEqual(["access_token_ttl_seconds", "effective_grants", "email", "grants", "id", "role", "workspace"]);
+    expect(me.access_token_ttl_seconds).toBe(ACCESS_TOKEN_TTL_MS / 1000);
   });
 
   // The implications of spec 5.4.2 as the server applies them: write ⇒ read; entries:* ⇒

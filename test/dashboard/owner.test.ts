@@ -45,10 +45,10 @@ describeBrowser("dashboard in Chromium: owner", () => {
     expect(await alert.textContent()).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
   }, 90_000);
 
-  it("signs in; the refresh token stays in sessionStorage, nothing in localStorage or the URL", async () => {
+  it("signs in; the refresh token is an HttpOnly cookie, nothing in web storage or the URL", async () => {
     await signIn(page, d.url, d.owner.email, d.owner.password);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(["contentsvc.refresh"]);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, ""]);
+    expect((await page.context().cookies()).map((c) => [c.name, c.httpOnly])).toEqual([["svc_dashboard_refresh", true]]);
     expect(page.url()).not.toMatch(/ds_|dr_/);
     await expect.poll(() => page.getByRole("navigation", { name: "Sections" }).textContent()).toContain("Webhooks");
     await screenshot(page, "overview");
@@ -140,10 +140,10 @@ describeBrowser("dashboard in Chromium: owner", () => {
     (await delivery(value).get("/api/v1/secrets")).expectStatus(401);
   });
 
-  it("signs out to the sign-in form and forgets the refresh token; no CSP violation happened", async () => {
+  it("signs out to the sign-in form and clears the refresh cookie; no CSP violation happened", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.context().cookies()).toEqual([]);
     expect(csp).toEqual([]);
   });
 });

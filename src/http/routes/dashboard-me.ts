@@ -5,6 +5,7 @@
  * than keeping its own copy of the implication rules.
  */
 import { unauthorized } from "../../core/errors.js";
+import { ACCESS_TOKEN_TTL_MS } from "../../core/lifetimes.js";
 import { effectiveGrants } from "../../core/principal.js";
 import { findMember } from "../../services/members.js";
 import { siteHosts } from "../../services/workspaces.js";
@@ -18,7 +19,7 @@ export const dashboardMeRoutes = defineRoutes([
     path: "/api/dashboard/me",
     access: access.session,
     summary:
-      "The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity, hosts}}; hosts are the site hosts (public forms and the site live there); effective_grants is what the API lets the session do (owners: all 16)",
+      "The signed-in dashboard member: {id, email, role, grants, effective_grants, workspace: {slug, name, identity, hosts}, access_token_ttl_seconds}; hosts are the site hosts (public forms and the site live there); effective_grants is what the API lets the session do (owners: all 16)",
     response: { schema: meSchema, description: "The member, the stored and the effective grants, the workspace" },
     async handler(_event, { service, workspace, principal }) {
       if (principal?.kind !== "member") throw unauthorized();
@@ -31,6 +32,7 @@ export const dashboardMeRoutes = defineRoutes([
         grants: [...principal.grants],
         effective_grants: effectiveGrants(principal),
         workspace: { slug: workspace.slug, name: workspace.name, identity: workspace.identity, hosts: await siteHosts(service, workspace.slug) },
+        access_token_ttl_seconds: ACCESS_TOKEN_TTL_MS / 1000,
       };
     },
   },
