@@ -202,4 +202,20 @@ describeBrowser("dashboard in Chromium: unsaved changes and invalid input", () =
     }
     expect(csp).toEqual([]);
   });
+
+  // Last: it ends the page's session.
+  it("signing out with pending edits asks first: Stay keeps the edit and the session", async () => {
+    await openEntry();
+    await title().fill("Typed before signing out");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await leaveDialog().waitFor();
+    await page.getByRole("button", { name: "Stay" }).click();
+    expect(await title().inputValue()).toBe("Typed before signing out");
+    expect(await page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Leave without saving" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    expect((await stored()).title).not.toBe("Typed before signing out");
+  });
 });

@@ -15,3 +15,14 @@ export function askLeave(): Promise<boolean> {
     };
   });
 }
+
+/** The mounted editors' change checks: actions outside the router (signing out) ask too. */
+const editors = new Set<() => boolean>();
+export function watchEditor(hasChanges: () => boolean): () => void {
+  editors.add(hasChanges);
+  return () => editors.delete(hasChanges);
+}
+/** Resolves true when nothing unsaved is open, or the person chose to drop it. */
+export async function mayDropEdits(): Promise<boolean> {
+  return ![...editors].some((changed) => changed()) || (await askLeave());
+}

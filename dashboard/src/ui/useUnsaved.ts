@@ -4,7 +4,7 @@
 import { computed, onBeforeUnmount, onMounted, ref } from "vue";
 import { onBeforeRouteLeave, onBeforeRouteUpdate } from "vue-router";
 import { holdsUnsavedText } from "./checks";
-import { askLeave } from "./leave";
+import { askLeave, watchEditor } from "./leave";
 
 export interface UnsavedOptions {
   /** False for a read-only viewer: nothing to lose, nothing to save. Default: always on. */
@@ -57,11 +57,14 @@ export function useUnsaved(snapshot: () => unknown, options: UnsavedOptions = {}
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement.closest("form") : null;
     (focused ?? options.form?.())?.requestSubmit();
   };
+  let unwatch: (() => void) | undefined;
   onMounted(() => {
+    unwatch = watchEditor(hasChanges);
     window.addEventListener("beforeunload", onBeforeUnload);
     window.addEventListener("keydown", onKeyDown);
   });
   onBeforeUnmount(() => {
+    unwatch?.();
     window.removeEventListener("beforeunload", onBeforeUnload);
     window.removeEventListener("keydown", onKeyDown);
   });
