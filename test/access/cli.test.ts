@@ -70,11 +70,11 @@ describe.each(drivers)("svc users/keys --json on %s", (driver) => {
     expect((await svc(rig, "members", "create", "-w", "demo", "--email", "a@b.co", "--password", PASSWORD, "--role", "admin")).code).toBe(2);
   });
 
-  it("keys create → {id, name, grants, value, created_at}; list never shows values; revoke is seen by the server at once", async () => {
+  it("keys create → {id, name, grants, collections, published_only, value, created_at}; list never shows values; revoke is seen by the server at once", async () => {
     const c = await svc(rig, "keys", "create", "-w", "demo", "--name", "ci", "--grant", "entries:read", "collections:read");
     expect(c.code).toBe(0);
     expect(c.json).toEqual({
-      id: expect.stringMatching(UUID), name: "ci", grants: ["collections:read", "entries:read"],
+      id: expect.stringMatching(UUID), name: "ci", grants: ["collections:read", "entries:read"], collections: null, published_only: false,
       value: expect.stringMatching(/^pk_[0-9a-f]{64}$/), created_at: expect.stringMatching(ISO),
     });
     expect((await rig.request(grantPath("entries:read"), { token: c.json.value })).status).toBe(200);
@@ -84,7 +84,7 @@ describe.each(drivers)("svc users/keys --json on %s", (driver) => {
     expect(l.stdout).not.toContain(c.json.value.slice(3));
     expect(l.stdout).not.toContain(hashToken(c.json.value));
     const mine = l.json.find((k: { id: string }) => k.id === c.json.id);
-    expect(Object.keys(mine).sort()).toEqual(["created_at", "grants", "id", "last_used_at", "name"]);
+    expect(Object.keys(mine).sort()).toEqual(["collections", "created_at", "grants", "id", "last_used_at", "name", "published_only"]);
     expect(mine.name).toBe("ci");
 
     const none = await svc(rig, "keys", "create", "-w", "demo", "--name", "empty");

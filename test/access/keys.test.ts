@@ -90,7 +90,8 @@ describe.each(drivers)("API keys on %s", (driver) => {
     const created = await rig.request("/api/dashboard/keys", { method: "POST", token: owner, json: { name: "build", grants: ["entries:read"] } });
     expect(created.status).toBe(201);
     const key = await created.json();
-    expect(Object.keys(key).sort()).toEqual(["created_at", "grants", "id", "last_used_at", "name", "value"]);
+    expect(Object.keys(key).sort()).toEqual(["collections", "created_at", "grants", "id", "last_used_at", "name", "published_only", "value"]);
+    expect(key).toMatchObject({ collections: null, published_only: false });
     expect(key.value).toMatch(/^pk_[0-9a-f]{64}$/);
     expect(key.grants).toEqual(["entries:read"]);
 
