@@ -109,11 +109,12 @@ export function assertGrantIn(actor: Actor | undefined, grant: Grant, collection
   throw outsideScope(grant, collection);
 }
 
-/** The 403 of a grant the key holds but not for `collection`. */
-export function outsideScope(grant: Grant, collection: string): ServiceError {
+/** The 403 of a grant the key holds but not for `collection`; `details` adds keys (e.g. the parameter). */
+export function outsideScope(grant: Grant, collection: string, details?: Record<string, unknown>): ServiceError {
   return forbidden(`Missing grant: ${grant} (this API key's collection grants apply only to the collections it is limited to; ${collection} is not one of them)`, {
     grant,
     collection,
+    ...details,
   });
 }
 

@@ -292,9 +292,7 @@ function scoped(opts: ReadOptions): ExpandCheck | undefined {
 }
 
 function expandOutsideScope(name: string) {
-  const refusal = outsideScope("entries:read", name);
-  refusal.details!.parameter = "expand";
-  return refusal;
+  return outsideScope("entries:read", name, { parameter: "expand" });
 }
 
 function hasManyToMany(c: StoredCollection): boolean {

@@ -91,7 +91,7 @@ export async function assertCanExpand(
     });
   }
   if (target.access === "gated") return evaluateGate(ctx, target, p);
-  assertEntriesRead(p, target);
+  assertEntriesRead(p, target, { parameter: "expand" });
 }
 
 /**
@@ -111,10 +111,10 @@ export function assertMayOpen(actor: Actor, collections: readonly string[]): voi
  * A key reading `collection` through the delivery API: entries:read, for that collection when the
  * key is limited to some (core/key-scope.ts): outside them, the refusal of a missing grant.
  */
-function assertEntriesRead(principal: Principal, collection: StoredCollection): void {
+function assertEntriesRead(principal: Principal, collection: StoredCollection, details?: Record<string, unknown>): void {
   // Only keys reach here (readerKinds); anything else holds no grant.
   assertGrant(principal.kind === "key" ? principal.grants : [], "entries:read");
-  if (!inCollectionScope(principal, collection.name)) throw outsideScope("entries:read", collection.name);
+  if (!inCollectionScope(principal, collection.name)) throw outsideScope("entries:read", collection.name, details);
 }
 
 /**

@@ -100,6 +100,21 @@ describe.each(drivers)("svc users/keys --json on %s", (driver) => {
     expect((await svc(rig, "keys", "revoke", "-w", "demo", "00000000-0000-0000-0000-000000000000")).code).toBe(1);
   });
 
+  it("keys create --collections a,b --published-only narrows the key; list shows it; bad names are refused naming the field", async () => {
+    const c = await svc(rig, "keys", "create", "-w", "demo", "--name", "site", "--grant", "entries:read", "--collections", "posts,authors", "--collections", "posts", "--published-only");
+    expect(c.code).toBe(0);
+    expect(c.json).toMatchObject({ name: "site", grants: ["entries:read"], collections: ["authors", "posts"], published_only: true });
+    expect((await rig.request(grantPath("entries:read"), { token: c.json.value })).status).toBe(200);
+    const mine = (await svc(rig, "keys", "list", "-w", "demo")).json.find((k: { id: string }) => k.id === c.json.id);
+    expect(mine).toMatchObject({ collections: ["authors", "posts"], published_only: true });
+    const plain = await svc(rig, "keys", "create", "-w", "demo", "--name", "plain", "--grant", "entries:read");
+    expect(plain.json).toMatchObject({ collections: null, published_only: false });
+    const bad = await svc(rig, "keys", "create", "-w", "demo", "--name", "bad", "--grant", "entries:read", "--collections", "posts,Bad Name");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("collections[1]");
+  });
+
   it("keys import-legacy gives old keys exactly the old model's reads (spec 5.4.6, 9.3)", async () => {
     const legacyValue = "pk_" + "ab".repeat(32);
     const second = "pk_" + "cd".repeat(32);
