@@ -100,7 +100,7 @@ describe.each(drivers)("API keys on %s", (driver) => {
     expect(text).not.toContain(key.value);
     expect(text).not.toContain(hashToken(key.value));
     expect(listed.data.find((k: { id: string }) => k.id === key.id)).toEqual({
-      id: key.id, name: "build", grants: ["entries:read"], last_used_at: null, created_at: key.created_at,
+      id: key.id, name: "build", grants: ["entries:read"], collections: null, published_only: false, last_used_at: null, created_at: key.created_at,
     });
 
     expect((await rig.request(grantPath("entries:read"), { token: key.value })).status).toBe(200);
