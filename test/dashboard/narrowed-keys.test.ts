@@ -77,7 +77,7 @@ describeBrowser("dashboard in Chromium: narrowed API keys", () => {
     expect(await page.getByTestId("key-value").count()).toBe(0);
     // The narrowing's own parts wrap inside the phone's width (tables and the shell are the phone layout's).
     const wide = await page.evaluate(() =>
-      [...document.querySelectorAll("#key-risk-note, fieldset.picker, fieldset.picker *, #key-published-only-help, label:has(#key-published-only)")]
+      Array.from(document.querySelectorAll("#key-risk-note, fieldset.picker, fieldset.picker *, #key-published-only-help, label:has(#key-published-only)"))
         .filter((e) => e.getBoundingClientRect().right > 390)
         .map((e) => `${e.tagName} ${e.textContent?.slice(0, 30)}`),
     );
