@@ -288,7 +288,7 @@ export interface paths {
         get: operations["get_dashboard_keys"];
         put?: never;
         /**
-         * Create an API key {name, grants}; the value is in this response only
+         * Create an API key {name, grants, collections?, published_only?} (collections and published_only narrow it: docs/access.md); the value is in this response only
          * @description Requires: owner only.
          */
         post: operations["post_dashboard_keys"];
@@ -1135,12 +1135,16 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ApiKey: {
+            /** @description The collections its collections:* and entries:* grants apply to; null: every collection */
+            collections: string[] | null;
             /** Format: date-time */
             created_at: string;
             grants: components["schemas"]["Grant"][];
             id: string;
             last_used_at: string | null;
             name: string;
+            /** @description Reads only published entries, on every surface */
+            published_only: boolean;
         };
         Collection: {
             /** @enum {string} */
@@ -1163,12 +1167,16 @@ export interface components {
             type: "string" | "text" | "number" | "boolean" | "datetime" | "json" | "media" | "relation" | "relations";
         };
         CreatedApiKey: {
+            /** @description The collections its collections:* and entries:* grants apply to; null: every collection */
+            collections: string[] | null;
             /** Format: date-time */
             created_at: string;
             grants: components["schemas"]["Grant"][];
             id: string;
             last_used_at: string | null;
             name: string;
+            /** @description Reads only published entries, on every surface */
+            published_only: boolean;
             /** @description The key itself, shown this once */
             value: string;
         };
@@ -2233,9 +2241,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The collections the key's collections:* and entries:* grants apply to: null (every collection) or an array of collection names (default null) */
+                    collections?: string[] | null;
                     /** @description Grant strings, <resource>:<action> with resource one of collections, entries, media, forms, submissions, users, rules, sites and action read or write */
                     grants?: string[];
                     name: string;
+                    /** @description The key reads only published entries, on every surface (default false) */
+                    published_only?: boolean;
                 };
             };
         };

@@ -105,7 +105,8 @@ export const api = {
   deleteEntry: (name: string, id: string) => call<T.Entry>(`/collections/${enc(name)}/entries/${enc(id)}`, { method: "DELETE" }),
 
   keys: () => list<T.ApiKey>("/keys"),
-  createKey: (name: string, grants: T.Grant[]) => call<T.CreatedApiKey>("/keys", { method: "POST", body: { name, grants } }),
+  createKey: (name: string, grants: T.Grant[], narrowing: { collections?: string[] | null; published_only?: boolean } = {}) =>
+    call<T.CreatedApiKey>("/keys", { method: "POST", body: { name, grants, ...narrowing } }),
   revokeKey: (id: string) => call<unknown>(`/keys/${enc(id)}`, { method: "DELETE" }),
 
   members: () => list<T.Member>("/members"),

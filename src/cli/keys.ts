@@ -8,7 +8,22 @@ import { createKey, importLegacyKeys, listKeys, revokeKey, type ApiKeyRecord } f
 import { requireWorkspace, withService } from "./context.js";
 import { UsageError } from "./errors.js";
 
-const listed = (k: ApiKeyRecord) => ({ id: k.id, name: k.name, grants: k.grants, last_used_at: k.last_used_at, created_at: k.created_at });
+const listed = (k: ApiKeyRecord) => ({
+  id: k.id,
+  name: k.name,
+  grants: k.grants,
+  collections: k.collections,
+  published_only: k.published_only,
+  last_used_at: k.last_used_at,
+  created_at: k.created_at,
+});
+
+/** A key's narrowing in words, for the text output (core/key-scope.ts). */
+const narrowing = (k: Pick<ApiKeyRecord, "collections" | "published_only">) =>
+  `${k.collections ? `collections ${k.collections.join(",")}` : "all collections"}${k.published_only ? ", published only" : ""}`;
+
+/** `--collections a,b --collections c`: names split on commas, in order. */
+const collectNames = (value: string, previous: string[] = []) => [...previous, ...value.split(",").map((n) => n.trim())];
 
 export function registerKeys(program: Command): void {
   const keys = program.command("keys").description("API keys (machine integrations)");
@@ -19,12 +34,24 @@ export function registerKeys(program: Command): void {
     .option("-w, --workspace <slug>", "workspace slug")
     .requiredOption("--name <name>", "where the key is used")
     .option("--grant <grant...>", "grants, e.g. entries:read media:write (none: the key can do nothing, and a warning says so)")
-    .action(async (opts: { workspace?: string; name: string; grant?: string[] }, cmd: Command) => {
+    .option(
+      "--collections <names>",
+      "limit the key's collections:* and entries:* grants to these collections, comma-separated (they need not exist yet; default: every collection)",
+      collectNames,
+    )
+    .option("--published-only", "the key reads only published entries, on every surface (what a public website needs)")
+    .action(async (opts: { workspace?: string; name: string; grant?: string[]; collections?: string[]; publishedOnly?: boolean }, cmd: Command) => {
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const k = await createKey(svc.context, ws.id, { name: opts.name, grants: opts.grant ?? [] });
-        out.result({ id: k.id, name: k.name, grants: k.grants, value: k.value, created_at: k.created_at }, () => [
-          `Created API key ${k.name} (${k.id}) with ${k.grants.length ? k.grants.join(", ") : "no grants"}`,
+        const k = await createKey(svc.context, ws.id, {
+          name: opts.name,
+          grants: opts.grant ?? [],
+          collections: opts.collections,
+          published_only: opts.publishedOnly === true,
+        });
+        const view = { id: k.id, name: k.name, grants: k.grants, collections: k.collections, published_only: k.published_only, value: k.value, created_at: k.created_at };
+        out.result(view, () => [
+          `Created API key ${k.name} (${k.id}) with ${k.grants.length ? k.grants.join(", ") : "no grants"} (${narrowing(k)})`,
           `  ${k.value}`,
           "Shown once: store it now; only its hash is kept.",
         ]);
@@ -46,7 +73,7 @@ export function registerKeys(program: Command): void {
         const ws = await requireWorkspace(svc, opts.workspace);
         const all = (await listKeys(svc.context, ws.id)).map(listed);
         out.result(all, () =>
-          all.length ? all.map((k) => `${k.id}\t${k.name}\t${k.grants.join(",") || "-"}\tlast used ${k.last_used_at ?? "never"}`) : "No API keys",
+          all.length ? all.map((k) => `${k.id}\t${k.name}\t${k.grants.join(",") || "-"}\t${narrowing(k)}\tlast used ${k.last_used_at ?? "never"}`) : "No API keys",
         );
       });
     });

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { parseWithSchema } from "./body-schema.js";
 import { badRequest } from "./errors.js";
 import { grantsSchema } from "./grants.js";
+import { keyCollectionsSchema, publishedOnlySchema } from "./key-scope.js";
 
 /**
  * An API key value: `pk_` and 64 lowercase hex characters (spec 2.1, 8).
@@ -163,5 +164,13 @@ export const keyNameSchema = z
   .min(1, NAME_REQUIRED)
   .max(MAX_KEY_NAME, { error: `name must be at most ${MAX_KEY_NAME} characters` });
 
-/** The body creating an API key: `{name, grants}`. */
-export const apiKeyBodySchema = z.strictObject({ name: keyNameSchema, grants: grantsSchema.optional() });
+/**
+ * The body creating an API key: `{name, grants, collections?, published_only?}`; the last two
+ * narrow the key (core/key-scope.ts).
+ */
+export const apiKeyBodySchema = z.strictObject({
+  name: keyNameSchema,
+  grants: grantsSchema.optional(),
+  collections: keyCollectionsSchema.optional(),
+  published_only: publishedOnlySchema.optional(),
+});

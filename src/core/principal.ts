@@ -8,7 +8,16 @@ import { missingGrant, unauthorized } from "./errors.js";
 import { ALL_GRANTS, hasGrant, type Grant } from "./grants.js";
 
 export type Principal =
-  | { kind: "key"; id: string; workspaceId: string; grants: readonly Grant[] }
+  | {
+      kind: "key";
+      id: string;
+      workspaceId: string;
+      grants: readonly Grant[];
+      /** The collections its collections/entries grants apply to (core/key-scope.ts); absent or null: all. */
+      collections?: readonly string[] | null;
+      /** Reads only published entries (core/key-scope.ts). */
+      publishedOnly?: boolean;
+    }
   | { kind: "member"; id: string; workspaceId: string; role: "owner" | "member"; grants: readonly Grant[] }
   | { kind: "account"; id: string; workspaceId: string; email: string; emailVerified: boolean; attributes: Record<string, unknown> };
 

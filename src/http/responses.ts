@@ -72,7 +72,18 @@ export const entrySchema = entrySystemFieldsSchema
   .catchall(z.unknown())
   .meta({ id: "Entry", description: "An entry of any collection: the system fields and the collection's own (typed per collection in Entry_<collection>)" });
 
-const keyShape = { id: z.string(), name: z.string(), grants, last_used_at: timestamp.nullable(), created_at: timestamp };
+const keyShape = {
+  id: z.string(),
+  name: z.string(),
+  grants,
+  collections: z
+    .array(z.string())
+    .nullable()
+    .meta({ description: "The collections its collections:* and entries:* grants apply to; null: every collection" }),
+  published_only: z.boolean().meta({ description: "Reads only published entries, on every surface" }),
+  last_used_at: timestamp.nullable(),
+  created_at: timestamp,
+};
 export const apiKeySchema = z.strictObject(keyShape).meta({ id: "ApiKey" });
 export const createdApiKeySchema = z.strictObject({ ...keyShape, value: z.string().meta({ description: "The key itself, shown this once" }) }).meta({ id: "CreatedApiKey" });
 export const revokedKeySchema = z.strictObject({ id: z.string(), revoked: z.literal(true) }).meta({ id: "RevokedApiKey" });

@@ -23,8 +23,8 @@ const SERVER_INFO = { name: "contentsvc", title: "contentsvc workspace content",
 
 const INSTRUCTIONS =
   "Tools over one contentsvc workspace (the host you connected to): collections and their entries (items), media, forms " +
-  "and form submissions. Start with list_collections to learn the content model. Items include drafts. Each tool needs " +
-  "one grant on the API key; a call without it fails with \"Missing grant: <grant>\" and changes nothing.";
+  "and form submissions. Start with list_collections to learn the content model. Items include drafts, unless the key is limited to " +
+  "published entries; a key limited to some collections sees only those. Each tool needs one grant on the API key; a call without it fails with \"Missing grant: <grant>\" and changes nothing.";
 
 const byName = new Map(mcpTools.map((t) => [t.name, t]));
 const listing: Tool[] = mcpTools.map(toListing);

@@ -7,11 +7,23 @@
 import type { z } from "zod";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Grant } from "../core/grants.js";
+import type { Actor } from "../core/principal.js";
 import type { McpCaller, ServiceContext } from "../services/context.js";
 
 /** What a tool runs with: the service, the key's workspace, and the calling key. */
 export interface ToolContext extends McpCaller {
   service: ServiceContext;
+}
+
+/**
+ * The calling key as the actor services take, so its narrowing (core/key-scope.ts) applies to
+ * every tool exactly as to the HTTP API.
+ *
+ * @example
+ * await listCollections(ctx.service, ctx.workspaceId, keyActor(ctx));
+ */
+export function keyActor(ctx: ToolContext): Actor {
+  return { kind: "key", workspaceId: ctx.workspaceId, ...ctx.key };
 }
 
 /** A JSON object result: sent as JSON text content and as structuredContent. */

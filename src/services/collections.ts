@@ -23,6 +23,7 @@ import { opensCollection } from "../core/openings.js";
 import { fieldsFingerprint } from "../storage/entry-deliveries.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
+import { inCollectionScope, inScope, outsideScope } from "../core/key-scope.js";
 
 /** A collection in its API form and as stored, for callers outside services. */
 export { collectionView } from "../storage/collections.js";
@@ -30,9 +31,30 @@ export type { StoredCollection };
 
 const SCAN_PAGE = 500;
 
-/** Every collection of a workspace, by name. */
-export function listCollections(ctx: ServiceContext, workspaceId: string): Promise<StoredCollection[]> {
-  return ctx.db.collections.list(workspaceId);
+/**
+ * Every collection of a workspace, by name; for a key limited to some collections
+ * (core/key-scope.ts), only those: the others are not shown at all.
+ */
+export async function listCollections(ctx: ServiceContext, workspaceId: string, actor?: Actor): Promise<StoredCollection[]> {
+  return inScope(actor, await ctx.db.collections.list(workspaceId));
+}
+
+/**
+ * One collection as `actor` may see it: 404 `Unknown collection` when it does not exist or when
+ * `actor` is a key whose collection grants do not reach it (exactly as if it did not exist, so a
+ * narrowed key learns no name its listings hide). Decided before any read.
+ *
+ * @example
+ * const posts = await collectionFor(ctx, ws.id, "posts", principal);
+ */
+export function collectionFor(ctx: ServiceContext, workspaceId: string, name: string, actor: Actor | undefined): Promise<StoredCollection> {
+  assertVisible(actor, name);
+  return getCollection(ctx, workspaceId, name);
+}
+
+/** 404 unknownCollection unless `name` is in the actor's collection scope (core/key-scope.ts). */
+export function assertVisible(actor: Actor | undefined, name: string): void {
+  if (!inCollectionScope(actor, name)) throw unknownCollection(name);
 }
 
 /** One collection, or 404 `Unknown collection: <name>`. */
@@ -54,13 +76,15 @@ export function unknownCollection(name: string) {
  */
 export async function createCollection(ctx: ServiceContext, workspaceId: string, body: unknown, actor: Actor): Promise<StoredCollection> {
   const def = parseCollectionDefinition(body);
-  if (opensCollection(undefined, def)) assertMayOpen(actor);
+  // The caller names it: refusing says nothing it did not know (403, as a missing grant).
+  if (!inCollectionScope(actor, def.name)) throw outsideScope("collections:write", def.name);
+  if (opensCollection(undefined, def)) assertMayOpen(actor, [def.name]);
   const collections = ctx.db.collections;
   const at = new Date(ctx.now()).toISOString();
   const stored: StoredCollection = { ...def, id: randomUUID(), workspaceId, created_at: at, updated_at: at };
   try {
     await ctx.sql.transaction(async (tx) => {
-      await checkReferences(ctx, workspaceId, def, tx);
+      await checkReferences(ctx, workspaceId, def, tx, actor);
       await collections.insert(stored, tx);
     });
   } catch (error) {
@@ -123,11 +147,12 @@ async function changeDefinition(
 ): Promise<FieldChangeResult> {
   const entries = ctx.db.entries;
   let refill = false;
+  assertVisible(actor, name);
   const result = await ctx.sql.transaction(async (tx) => {
     const before = await getCollection(ctx, workspaceId, name, tx, "update");
     const { definition: def, renamed } = build(before);
-    if (opensCollection(before, def)) assertMayOpen(actor);
-    await checkReferences(ctx, workspaceId, def, tx);
+    if (opensCollection(before, def)) assertMayOpen(actor, [def.name]);
+    await checkReferences(ctx, workspaceId, def, tx, actor, before);
     // A rename is no removal: compare against the old definition under the new name.
     const base = renamed ? { ...before, fields: before.fields.map((f) => (f.name === renamed.from ? { ...f, name: renamed.to } : f)) } : before;
     const plan = planSchemaChange(base, def);
@@ -203,7 +228,8 @@ async function checkStoredEntries(ctx: ServiceContext, name: string, before: Sto
  * content.deleted, so entries are deleted one by one first) or while another collection's
  * relation field targets it.
  */
-export async function deleteCollection(ctx: ServiceContext, workspaceId: string, name: string): Promise<StoredCollection> {
+export async function deleteCollection(ctx: ServiceContext, workspaceId: string, name: string, actor?: Actor): Promise<StoredCollection> {
+  assertVisible(actor, name);
   return ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, name, tx, "update");
     const n = await ctx.db.entries.count(c.id, tx);
@@ -218,12 +244,18 @@ export async function deleteCollection(ctx: ServiceContext, workspaceId: string,
   });
 }
 
-/** Relation targets must exist (or be the collection itself); a gated rule must exist. */
-async function checkReferences(ctx: ServiceContext, workspaceId: string, def: CollectionDefinition, tx: Sql): Promise<void> {
+/**
+ * Relation targets must exist (or be the collection itself); a gated rule must exist. A key
+ * limited to some collections may point a field only at one of them (another reads as unknown),
+ * unless the definition pointed there already (`before`): its own edits never break on a
+ * relation an owner made.
+ */
+async function checkReferences(ctx: ServiceContext, workspaceId: string, def: CollectionDefinition, tx: Sql, actor?: Actor, before?: StoredCollection): Promise<void> {
   const collections = ctx.db.collections;
   for (const [i, f] of def.fields.entries()) {
     if (!f.collection || f.collection === def.name) continue;
-    if (!(await collections.byName(workspaceId, f.collection, tx))) {
+    const kept = before?.fields.some((b) => b.collection === f.collection) ?? false;
+    if ((!kept && !inCollectionScope(actor, f.collection)) || !(await collections.byName(workspaceId, f.collection, tx))) {
       throw badRequest(`fields.${i}.collection: unknown collection ${f.collection}`, { field: `fields.${i}.collection` });
     }
   }

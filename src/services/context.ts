@@ -77,8 +77,8 @@ export interface ServiceContext extends StorageContext {
 /** Who calls the MCP endpoint: the workspace and the API key the HTTP layer authenticated. */
 export interface McpCaller {
   workspaceId: string;
-  /** The key's id (spec 2.5: `_created_by`) and grants. */
-  key: { id: string; grants: readonly Grant[] };
+  /** The key's id (spec 2.5: `_created_by`), grants and narrowing (core/key-scope.ts). */
+  key: { id: string; grants: readonly Grant[]; collections?: readonly string[] | null; publishedOnly?: boolean };
 }
 
 /**

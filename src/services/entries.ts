@@ -23,23 +23,36 @@ import type { Sql } from "../storage/sql.js";
 import { listRead } from "./list-reads.js";
 import { newRowId } from "../storage/ids.js";
 import type { ServiceContext } from "./context.js";
-import { getCollection } from "./collections.js";
+import { assertVisible, getCollection } from "./collections.js";
+import { inCollectionScope, outsideScope, readsDrafts } from "../core/key-scope.js";
+import type { Actor } from "../core/principal.js";
 
 export type { Entry };
 
 /**
  * Creates an entry (draft unless `_status: "published"`); `actorId` is the UUID of the key or
  * dashboard member (spec 2.5 _created_by). Fires content.created (+ content.published).
+ * `actor`, when given, is the caller whose key narrowing applies (core/key-scope.ts): a collection
+ * outside a limited key's scope is 404 as if absent, and a relation it writes may name only
+ * entries it could read.
  *
  * @example
- * await createEntry(ctx, ws.id, "posts", { title: "Hi", _status: "published" }, principal.id);
+ * await createEntry(ctx, ws.id, "posts", { title: "Hi", _status: "published" }, principal.id, principal);
  */
-export async function createEntry(ctx: ServiceContext, workspaceId: string, collection: string, body: Record<string, unknown>, actorId: string): Promise<Entry> {
+export async function createEntry(
+  ctx: ServiceContext,
+  workspaceId: string,
+  collection: string,
+  body: Record<string, unknown>,
+  actorId: string,
+  actor?: Actor,
+): Promise<Entry> {
   const entries = ctx.db.entries;
+  assertVisible(actor, collection);
   const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const input = parseEntryInput(c, body, "create");
-    await checkReferences(ctx, workspaceId, c, input.values, tx);
+    await checkReferences(ctx, workspaceId, c, input.values, tx, actor);
     const at = new Date(ctx.now()).toISOString();
     const status = input.status ?? "draft";
     const row: EntryRow = {
@@ -64,16 +77,19 @@ export async function createEntry(ctx: ServiceContext, workspaceId: string, coll
 
 /**
  * Patches fields and/or `_status`. Fires content.published, content.unpublished or (status
- * unchanged, including an empty patch) content.updated.
+ * unchanged, including an empty patch) content.updated. For a key limited to published entries
+ * (`actor`, core/key-scope.ts) a draft is 404 as if absent: it cannot change, publish or learn
+ * anything about a draft it could not read.
  */
-export async function updateEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string, body: Record<string, unknown>): Promise<Entry> {
+export async function updateEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string, body: Record<string, unknown>, actor?: Actor): Promise<Entry> {
   const entries = ctx.db.entries;
+  assertVisible(actor, collection);
   const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
-    if (!row) throw entryNotFound();
+    if (!row || !mayTouch(actor, row)) throw entryNotFound();
     const input = parseEntryInput(c, body, "patch");
-    await checkReferences(ctx, workspaceId, c, input.values, tx);
+    await checkReferences(ctx, workspaceId, c, input.values, tx, actor);
     const at = new Date(ctx.now()).toISOString();
     const status = input.status ?? row.status;
     const next: EntryRow = {
@@ -94,13 +110,17 @@ export async function updateEntry(ctx: ServiceContext, workspaceId: string, coll
   return entry;
 }
 
-/** Deletes an entry; fires content.deleted carrying the entry as it was (spec 3). */
-export async function deleteEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string): Promise<Entry> {
+/**
+ * Deletes an entry; fires content.deleted carrying the entry as it was (spec 3). A draft is 404
+ * for a key limited to published entries (`actor`), as in updateEntry.
+ */
+export async function deleteEntry(ctx: ServiceContext, workspaceId: string, collection: string, id: string, actor?: Actor): Promise<Entry> {
   const entries = ctx.db.entries;
+  assertVisible(actor, collection);
   const { entry, events } = await ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, collection, tx, "share");
     const row = await entries.get(c.id, id, { lock: true }, tx);
-    if (!row) throw entryNotFound();
+    if (!row || !mayTouch(actor, row)) throw entryNotFound();
     const relations = (await entries.relationsOf([id], tx)).get(id);
     await entries.remove(id, tx);
     const entry = toEntry(c, row, relations);
@@ -110,10 +130,15 @@ export async function deleteEntry(ctx: ServiceContext, workspaceId: string, coll
   return entry;
 }
 
-/** Reads one entry (drafts too unless `publishedOnly`, as the delivery API asks); 404 otherwise. */
-export async function getEntry(ctx: ServiceContext, collection: StoredCollection, id: string, opts: { publishedOnly?: boolean } = {}): Promise<Entry> {
+/**
+ * Reads one entry (drafts too unless `publishedOnly`, as the delivery API asks, or `actor` is a
+ * key limited to published entries); 404 otherwise, and for a collection outside a limited key's
+ * scope.
+ */
+export async function getEntry(ctx: ServiceContext, collection: StoredCollection, id: string, opts: { publishedOnly?: boolean; actor?: Actor } = {}): Promise<Entry> {
   const entries = ctx.db.entries;
-  const row = await entries.get(collection.id, id, opts);
+  assertVisible(opts.actor, collection.name);
+  const row = await entries.get(collection.id, id, { publishedOnly: opts.publishedOnly === true || !readsDrafts(opts.actor) });
   if (!row) throw entryNotFound();
   const relations = hasManyToMany(collection) ? (await entries.relationsOf([id])).get(id) : undefined;
   return toEntry(collection, row, relations);
@@ -124,7 +149,14 @@ export type ExpandCheck = (target: StoredCollection) => Promise<void>;
 
 /** Who reads: the delivery API (published only, `checkExpand` its gates) or the dashboard and MCP (drafts too). */
 export interface ReadOptions {
+  /** The surface shows published entries only (the delivery API); `status` is then no parameter. */
   publishedOnly: boolean;
+  /**
+   * The caller, whose key narrowing applies (core/key-scope.ts): a collection or expanded
+   * collection outside a limited key's scope is refused, and a key limited to published entries
+   * reads them only, whatever the surface.
+   */
+  actor?: Actor;
   checkExpand?: ExpandCheck;
   /** List totals known to be current (the delivery read's, per content version). */
   totals?: TotalsMemo;
@@ -140,10 +172,12 @@ export interface ReadOptions {
  * await readEntry(ctx, posts, id, new URLSearchParams("fields=title&expand=author"), { publishedOnly: true });
  */
 export async function readEntry(ctx: ServiceContext, collection: StoredCollection, id: string, params: URLSearchParams | EntryReadQuery, opts: ReadOptions): Promise<Entry> {
+  assertVisible(opts.actor, collection.name);
+  const publishedOnly = opts.publishedOnly || !readsDrafts(opts.actor);
   const query = params instanceof URLSearchParams ? parseEntryReadQuery(collection, params) : params;
-  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
-  const entry = await getEntry(ctx, collection, id, opts);
-  return (await applyReadQuery(ctx, collection, [entry], query, targets, opts.publishedOnly))[0]!;
+  const targets = await checkedTargets(ctx, collection, query.expand, scoped(opts));
+  const entry = await getEntry(ctx, collection, id, { publishedOnly });
+  return (await applyReadQuery(ctx, collection, [entry], query, targets, publishedOnly))[0]!;
 }
 
 /**
@@ -163,15 +197,19 @@ export async function listEntries(
   params: URLSearchParams | EntryListQuery,
   opts: ReadOptions,
 ) {
+  assertVisible(opts.actor, collection.name);
+  const publishedOnly = opts.publishedOnly || !readsDrafts(opts.actor);
   const query = params instanceof URLSearchParams ? parseEntryListQuery(collection, params, { allowStatus: !opts.publishedOnly }) : params;
-  const targets = await checkedTargets(ctx, collection, query.expand, opts.checkExpand);
+  const targets = await checkedTargets(ctx, collection, query.expand, scoped(opts));
+  // A key limited to published entries asking for drafts: there are none it may see.
+  if (publishedOnly && query.status === "draft") return { data: [], meta: { ...pageOf([], 0, query).meta, next: null } };
   const entries = ctx.db.entries;
-  const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, opts.publishedOnly, db, opts.totals));
+  const { rows, more, total } = await listRead(ctx, collection.workspaceId, (db) => entries.list(collection.id, query, publishedOnly, db, opts.totals));
   const relations = hasManyToMany(collection) && rows.length > 0 ? await entries.relationsOf(rows.map((r) => r.id)) : undefined;
   const rowsAsEntries = rows.map((r) => toEntry(collection, r, relations?.get(r.id)));
   const last = rowsAsEntries[rowsAsEntries.length - 1];
   const next = more && last ? encodeCursor(query.sort, last) : null;
-  const data = await applyReadQuery(ctx, collection, rowsAsEntries, query, targets, opts.publishedOnly);
+  const data = await applyReadQuery(ctx, collection, rowsAsEntries, query, targets, publishedOnly);
   const page = pageOf(data, total, query);
   return { data: page.data, meta: { ...page.meta, next } };
 }
@@ -234,6 +272,29 @@ function entryNotFound() {
   return notFound("Entry not found");
 }
 
+/** Whether `actor` may act on a stored entry: a draft not for a key limited to published entries. */
+function mayTouch(actor: Actor | undefined, row: Pick<EntryRow, "status">): boolean {
+  return row.status === "published" || readsDrafts(actor);
+}
+
+/**
+ * The expand check of a read with its caller's narrowing: an expansion into a collection outside
+ * a limited key's scope is refused like a missing entries:read there (the field definition shows
+ * its target already), then the surface's own check runs.
+ */
+function scoped(opts: ReadOptions): ExpandCheck | undefined {
+  const { actor, checkExpand } = opts;
+  if (actor?.kind !== "key" || !actor.collections) return checkExpand;
+  return async (target) => {
+    if (!inCollectionScope(actor, target.name)) throw expandOutsideScope(target.name);
+    await checkExpand?.(target);
+  };
+}
+
+function expandOutsideScope(name: string) {
+  return outsideScope("entries:read", name, { parameter: "expand" });
+}
+
 function hasManyToMany(c: StoredCollection): boolean {
   return c.fields.some((f) => f.type === "relations");
 }
@@ -273,9 +334,10 @@ async function saveRelations(ctx: ServiceContext, c: StoredCollection, id: strin
 /**
  * Every id written must name what its field points at: a relation id an entry (any status) of
  * the field's target collection, a media id an asset of this workspace. Only written values are
- * checked, so a patch that leaves a field alone never fails on it.
+ * checked, so a patch that leaves a field alone never fails on it. For a narrowed key (`actor`)
+ * only entries it may read count.
  */
-async function checkReferences(ctx: ServiceContext, workspaceId: string, c: StoredCollection, values: Record<string, unknown>, tx: Sql): Promise<void> {
+async function checkReferences(ctx: ServiceContext, workspaceId: string, c: StoredCollection, values: Record<string, unknown>, tx: Sql, actor?: Actor): Promise<void> {
   for (const f of c.fields) {
     if (values[f.name] === undefined || values[f.name] === null) continue;
     if (f.type === "media") {
@@ -288,7 +350,13 @@ async function checkReferences(ctx: ServiceContext, workspaceId: string, c: Stor
     const ids = f.type === "relation" ? [values[f.name] as string] : (values[f.name] as string[]);
     if (ids.length === 0) continue;
     const target = f.collection === c.name ? c : await getCollection(ctx, workspaceId, f.collection!, tx);
-    const found = await ctx.db.entries.existing(target.id, ids, tx);
+    // A narrowed key may point only at entries it could read; any other reads as missing, so a
+    // write never tells it whether a draft or an entry outside its collections exists.
+    const found = !inCollectionScope(actor, target.name)
+      ? new Set<string>()
+      : readsDrafts(actor)
+        ? await ctx.db.entries.existing(target.id, ids, tx)
+        : new Set((await ctx.db.entries.getMany(target.id, ids, { publishedOnly: true }, tx)).map((r) => r.id));
     const missing = ids.find((i) => !found.has(i));
     if (missing) throw badRequest(`${f.name}: no entry ${missing} in collection ${target.name}`, { field: f.name });
   }

@@ -6,9 +6,10 @@
  * dashboard reads entries through its own routes.
  * Also the one check of changes that widen those readers (assertMayOpen).
  */
-import { forbidden, unauthorized } from "../core/errors.js";
+import { forbidden, missingGrant, unauthorized } from "../core/errors.js";
 import { assertGrant } from "../core/grants.js";
 import { assertHoldsGrant, type Actor, type Principal } from "../core/principal.js";
+import { holdsGrantIn, inCollectionScope, outsideScope } from "../core/key-scope.js";
 import { evaluateRule, type RuleAccount } from "../core/rules.js";
 import type { StoredCollection } from "../storage/collections.js";
 import type { ServiceContext } from "./context.js";
@@ -35,7 +36,7 @@ const PRIVATE_READERS: readonly Principal["kind"][] = Object.freeze(["key"]);
 export function assertCanRead(ctx: ServiceContext, collection: StoredCollection, principal: Principal | undefined): Promise<void> | undefined {
   if (!principal || !readerKinds(collection).includes(principal.kind)) throw unauthorized();
   if (collection.access === "gated") return evaluateGate(ctx, collection, principal);
-  assertEntriesRead(principal);
+  assertEntriesRead(principal, collection);
   return undefined;
 }
 
@@ -52,7 +53,7 @@ export function evaluateGate(ctx: ServiceContext, collection: StoredCollection, 
   if (!principal || principal.kind === "member") throw unauthorized();
   // A key is decided at once (undefined: nothing to wait for); only an account's rule may need the database.
   if (principal.kind !== "key") return accountGate(ctx, collection, principal);
-  assertEntriesRead(principal);
+  assertEntriesRead(principal, collection);
   return undefined;
 }
 
@@ -90,22 +91,30 @@ export async function assertCanExpand(
     });
   }
   if (target.access === "gated") return evaluateGate(ctx, target, p);
-  assertEntriesRead(p);
+  assertEntriesRead(p, target, { parameter: "expand" });
 }
 
 /**
  * The one check of every change that widens who reads entries (core/openings.ts: opening a
  * collection, pointing it at another rule, changing a rule in use): it needs entries:read, so
  * collections:write or rules:write alone never reads entries by the back door (spec 5.4.3).
- * 403 `Missing grant: entries:read`; owners and the operator bypass.
+ * A key limited to some collections needs it for every collection the change opens
+ * (`collections`: those names). 403 `Missing grant: entries:read`; owners and the operator bypass.
  */
-export function assertMayOpen(actor: Actor): void {
+export function assertMayOpen(actor: Actor, collections: readonly string[]): void {
   assertHoldsGrant(actor, "entries:read");
+  // The plain refusal: a rule may gate collections whose names the key is not shown.
+  if (!collections.every((name) => holdsGrantIn(actor, "entries:read", name))) throw missingGrant("entries:read");
 }
 
-function assertEntriesRead(principal: Principal): void {
+/**
+ * A key reading `collection` through the delivery API: entries:read, for that collection when the
+ * key is limited to some (core/key-scope.ts): outside them, the refusal of a missing grant.
+ */
+function assertEntriesRead(principal: Principal, collection: StoredCollection, details?: Record<string, unknown>): void {
   // Only keys reach here (readerKinds); anything else holds no grant.
   assertGrant(principal.kind === "key" ? principal.grants : [], "entries:read");
+  if (!inCollectionScope(principal, collection.name)) throw outsideScope("entries:read", collection.name, details);
 }
 
 /**

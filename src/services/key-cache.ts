@@ -15,7 +15,14 @@ export type { WorkspaceKey };
 
 const withPrincipal = (credential: KeyCredential): WorkspaceKey => ({
   credential,
-  principal: Object.freeze({ kind: "key", id: credential.id, workspaceId: credential.workspaceId, grants: Object.freeze([...credential.grants]) }),
+  principal: Object.freeze({
+    kind: "key",
+    id: credential.id,
+    workspaceId: credential.workspaceId,
+    grants: Object.freeze([...credential.grants]),
+    collections: credential.collections && Object.freeze([...credential.collections]),
+    publishedOnly: credential.publishedOnly,
+  }),
 });
 
 /**

@@ -26,10 +26,19 @@ export async function getKey(ctx: ServiceContext, workspaceId: string, id: strin
   return key;
 }
 
-/** Creates a key; 400 naming the field for a bad name or grant. The value is in the result only. */
-export function createKey(ctx: ServiceContext, workspaceId: string, input: { name: unknown; grants?: unknown }): Promise<CreatedApiKey> {
-  const { name, grants } = parseWithSchema(apiKeyBodySchema, input, { named: true });
-  return ctx.db.apiKeys.create(workspaceId, { name, grants: grants ?? [] });
+/**
+ * Creates a key; 400 naming the field for a bad name, grant or narrowing (`collections`: names
+ * that follow the collection-name rule, existing or not yet; `published_only`: a boolean). The
+ * value is in the result only.
+ */
+export function createKey(
+  ctx: ServiceContext,
+  workspaceId: string,
+  input: { name: unknown; grants?: unknown; collections?: unknown; published_only?: unknown },
+): Promise<CreatedApiKey> {
+  const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const { name, grants, collections, published_only } = parseWithSchema(apiKeyBodySchema, body, { named: true });
+  return ctx.db.apiKeys.create(workspaceId, { name, grants: grants ?? [], collections: collections ?? null, published_only: published_only ?? false });
 }
 
 /** Revokes a key at once and for good; revoking a revoked key again is a no-op, an unknown id 404. */

@@ -44,7 +44,8 @@ export async function updateRule(ctx: ServiceContext, workspaceId: string, id: s
   return ctx.sql.transaction(async (tx) => {
     const before = await rules.get(workspaceId, id, tx);
     if (!before) throw notFound("Unknown rule");
-    if (changesGate((await rules.usedBy(workspaceId, id, tx)).length, before.condition, condition)) assertMayOpen(actor);
+    const gated = await rules.usedBy(workspaceId, id, tx);
+    if (changesGate(gated.length, before.condition, condition)) assertMayOpen(actor, gated);
     const after: StoredRule = { ...before, name, condition, updated_at: new Date(ctx.now()).toISOString() };
     await unique(name, () => rules.update(workspaceId, after, tx));
     return after;

@@ -11,12 +11,13 @@ import { randomUUID } from "node:crypto";
 import { badRequest, notFound } from "../core/errors.js";
 import { LEGACY_KEY_GRANTS, type Grant } from "../core/grants.js";
 import { generateApiKey, hashToken } from "../core/keys.js";
+import { collectionsFromColumn, type KeyNarrowing } from "../core/key-scope.js";
 import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
 import { isUniqueViolation } from "./driver-errors.js";
 
 /** A key as listed: never its value, never its hash. */
-export interface ApiKeyRecord {
+export interface ApiKeyRecord extends KeyNarrowing {
   id: string;
   name: string;
   grants: Grant[];
@@ -36,12 +37,14 @@ export interface LegacyImport {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const COLUMNS = "id, name, grants, last_used_at, created_at";
+const COLUMNS = "id, name, grants, collections, published_only, last_used_at, created_at";
 
 interface Row {
   id: string;
   name: string;
   grants: string;
+  collections: string | null;
+  published_only: number | boolean;
   last_used_at: string | null;
   created_at: string;
 }
@@ -50,32 +53,45 @@ const toRecord = (r: Row): ApiKeyRecord => ({
   id: r.id,
   name: r.name,
   grants: parseStoredGrants(r.grants),
+  collections: collectionsFromColumn(r.collections),
+  published_only: Number(r.published_only) === 1,
   last_used_at: r.last_used_at,
   created_at: r.created_at,
 });
+
+const UNNARROWED: KeyNarrowing = { collections: null, published_only: false };
 
 /** Repository factory; use through `ctx.db.apiKeys`. */
 export function createApiKeyRepo(ctx: StorageContext) {
   const { sql } = ctx;
   const nowIso = () => new Date(ctx.now()).toISOString();
 
-  const insert = async (workspaceId: string, name: string, hash: string, grants: Grant[], legacy: boolean) => {
-    const row: Row = { id: randomUUID(), name, grants: JSON.stringify(grants), last_used_at: null, created_at: nowIso() };
+  const insert = async (workspaceId: string, name: string, hash: string, grants: Grant[], legacy: boolean, narrowing: KeyNarrowing = UNNARROWED) => {
+    const row: Row = {
+      id: randomUUID(),
+      name,
+      grants: JSON.stringify(grants),
+      collections: narrowing.collections === null ? null : JSON.stringify(narrowing.collections),
+      published_only: narrowing.published_only ? 1 : 0,
+      last_used_at: null,
+      created_at: nowIso(),
+    };
     await sql.run(
-      "INSERT INTO api_keys (id, workspace_id, name, key_hash, grants, legacy, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [row.id, workspaceId, row.name, hash, row.grants, legacy, row.created_at],
+      "INSERT INTO api_keys (id, workspace_id, name, key_hash, grants, collections, published_only, legacy, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [row.id, workspaceId, row.name, hash, row.grants, row.collections, row.published_only, legacy, row.created_at],
     );
     return toRecord(row);
   };
 
   return {
     /**
-     * Creates a key from a validated name and grants (services/keys.ts validates them); the
-     * returned `value` is the only time it exists outside the caller.
+     * Creates a key from a validated name, grants and narrowing (services/keys.ts validates them);
+     * the returned `value` is the only time it exists outside the caller.
      */
-    async create(workspaceId: string, input: { name: string; grants: Grant[] }): Promise<CreatedApiKey> {
+    async create(workspaceId: string, input: { name: string; grants: Grant[] } & Partial<KeyNarrowing>): Promise<CreatedApiKey> {
       const value = generateApiKey();
-      const record = await insert(workspaceId, input.name, hashToken(value), input.grants, false);
+      const narrowing = { collections: input.collections ?? null, published_only: input.published_only ?? false };
+      const record = await insert(workspaceId, input.name, hashToken(value), input.grants, false, narrowing);
       return { ...record, value };
     },
 

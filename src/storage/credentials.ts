@@ -4,6 +4,7 @@
  */
 import type { Grant } from "../core/grants.js";
 import { isGrant } from "../core/grants.js";
+import { collectionsFromColumn } from "../core/key-scope.js";
 import type { StorageContext } from "./context.js";
 import { parseArrayColumn, parseObjectColumn } from "./json-column.js";
 
@@ -11,6 +12,9 @@ export interface KeyCredential {
   id: string;
   workspaceId: string;
   grants: Grant[];
+  /** The key's narrowing (core/key-scope.ts): null = every collection. */
+  collections: string[] | null;
+  publishedOnly: boolean;
   lastUsedAt: string | null;
 }
 export interface DashboardCredential {
@@ -40,11 +44,20 @@ export function createCredentialRepo(ctx: StorageContext) {
   const { sql } = ctx;
   return {
     async apiKey(hash: string): Promise<KeyCredential | undefined> {
-      const row = await sql.get<{ id: string; workspace_id: string; grants: string; last_used_at: string | null }>(
-        "SELECT id, workspace_id, grants, last_used_at FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
+      const row = await sql.get<{ id: string; workspace_id: string; grants: string; collections: string | null; published_only: number | boolean; last_used_at: string | null }>(
+        "SELECT id, workspace_id, grants, collections, published_only, last_used_at FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
         [hash],
       );
-      return row && { id: row.id, workspaceId: row.workspace_id, grants: parseStoredGrants(row.grants), lastUsedAt: row.last_used_at };
+      return (
+        row && {
+          id: row.id,
+          workspaceId: row.workspace_id,
+          grants: parseStoredGrants(row.grants),
+          collections: collectionsFromColumn(row.collections),
+          publishedOnly: Number(row.published_only) === 1,
+          lastUsedAt: row.last_used_at,
+        }
+      );
     },
     /** Sets last_used_at = at unless it is newer than `notAfter` (ISO strings order as times). */
     async touchKey(id: string, at: string, notAfter: string): Promise<void> {

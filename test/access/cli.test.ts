@@ -70,11 +70,11 @@ describe.each(drivers)("svc users/keys --json on %s", (driver) => {
     expect((await svc(rig, "members", "create", "-w", "demo", "--email", "a@b.co", "--password", PASSWORD, "--role", "admin")).code).toBe(2);
   });
 
-  it("keys create → {id, name, grants, value, created_at}; list never shows values; revoke is seen by the server at once", async () => {
+  it("keys create → {id, name, grants, collections, published_only, value, created_at}; list never shows values; revoke is seen by the server at once", async () => {
     const c = await svc(rig, "keys", "create", "-w", "demo", "--name", "ci", "--grant", "entries:read", "collections:read");
     expect(c.code).toBe(0);
     expect(c.json).toEqual({
-      id: expect.stringMatching(UUID), name: "ci", grants: ["collections:read", "entries:read"],
+      id: expect.stringMatching(UUID), name: "ci", grants: ["collections:read", "entries:read"], collections: null, published_only: false,
       value: expect.stringMatching(/^pk_[0-9a-f]{64}$/), created_at: expect.stringMatching(ISO),
     });
     expect((await rig.request(grantPath("entries:read"), { token: c.json.value })).status).toBe(200);
@@ -84,7 +84,7 @@ describe.each(drivers)("svc users/keys --json on %s", (driver) => {
     expect(l.stdout).not.toContain(c.json.value.slice(3));
     expect(l.stdout).not.toContain(hashToken(c.json.value));
     const mine = l.json.find((k: { id: string }) => k.id === c.json.id);
-    expect(Object.keys(mine).sort()).toEqual(["created_at", "grants", "id", "last_used_at", "name"]);
+    expect(Object.keys(mine).sort()).toEqual(["collections", "created_at", "grants", "id", "last_used_at", "name", "published_only"]);
     expect(mine.name).toBe("ci");
 
     const none = await svc(rig, "keys", "create", "-w", "demo", "--name", "empty");
@@ -98,6 +98,21 @@ describe.each(drivers)("svc users/keys --json on %s", (driver) => {
     expect(await res.json()).toEqual({ error: "Unauthorized" });
     expect((await svc(rig, "keys", "list", "-w", "demo")).json.some((k: { id: string }) => k.id === c.json.id)).toBe(false);
     expect((await svc(rig, "keys", "revoke", "-w", "demo", "00000000-0000-0000-0000-000000000000")).code).toBe(1);
+  });
+
+  it("keys create --collections a,b --published-only narrows the key; list shows it; bad names are refused naming the field", async () => {
+    const c = await svc(rig, "keys", "create", "-w", "demo", "--name", "site", "--grant", "entries:read", "--collections", "posts,authors", "--collections", "posts", "--published-only");
+    expect(c.code).toBe(0);
+    expect(c.json).toMatchObject({ name: "site", grants: ["entries:read"], collections: ["authors", "posts"], published_only: true });
+    expect((await rig.request(grantPath("entries:read"), { token: c.json.value })).status).toBe(200);
+    const mine = (await svc(rig, "keys", "list", "-w", "demo")).json.find((k: { id: string }) => k.id === c.json.id);
+    expect(mine).toMatchObject({ collections: ["authors", "posts"], published_only: true });
+    const plain = await svc(rig, "keys", "create", "-w", "demo", "--name", "plain", "--grant", "entries:read");
+    expect(plain.json).toMatchObject({ collections: null, published_only: false });
+    const bad = await svc(rig, "keys", "create", "-w", "demo", "--name", "bad", "--grant", "entries:read", "--collections", "posts,Bad Name");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("collections[1]");
   });
 
   it("keys import-legacy gives old keys exactly the old model's reads (spec 5.4.6, 9.3)", async () => {

@@ -90,7 +90,8 @@ describe.each(drivers)("API keys on %s", (driver) => {
     const created = await rig.request("/api/dashboard/keys", { method: "POST", token: owner, json: { name: "build", grants: ["entries:read"] } });
     expect(created.status).toBe(201);
     const key = await created.json();
-    expect(Object.keys(key).sort()).toEqual(["created_at", "grants", "id", "last_used_at", "name", "value"]);
+    expect(Object.keys(key).sort()).toEqual(["collections", "created_at", "grants", "id", "last_used_at", "name", "published_only", "value"]);
+    expect(key).toMatchObject({ collections: null, published_only: false });
     expect(key.value).toMatch(/^pk_[0-9a-f]{64}$/);
     expect(key.grants).toEqual(["entries:read"]);
 
@@ -99,7 +100,7 @@ describe.each(drivers)("API keys on %s", (driver) => {
     expect(text).not.toContain(key.value);
     expect(text).not.toContain(hashToken(key.value));
     expect(listed.data.find((k: { id: string }) => k.id === key.id)).toEqual({
-      id: key.id, name: "build", grants: ["entries:read"], last_used_at: null, created_at: key.created_at,
+      id: key.id, name: "build", grants: ["entries:read"], collections: null, published_only: false, last_used_at: null, created_at: key.created_at,
     });
 
     expect((await rig.request(grantPath("entries:read"), { token: key.value })).status).toBe(200);

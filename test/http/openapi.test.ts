@@ -138,7 +138,7 @@ describe.each(drivers)("OpenAPI document on %s", (driver) => {
     const body = (path: string, method: string) =>
       (doc.paths[path]![method]!.requestBody as { content: Record<string, { schema: Schema }> }).content["application/json"]!.schema;
     const key = body("/api/dashboard/keys", "post");
-    expect(Object.keys(key.properties)).toEqual(["name", "grants"]);
+    expect(Object.keys(key.properties)).toEqual(["name", "grants", "collections", "published_only"]);
     expect(key.required).toEqual(["name"]);
     expect(key.properties.grants!.items!.type).toBe("string");
     expect(key.additionalProperties).toBe(false);

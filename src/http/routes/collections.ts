@@ -14,7 +14,7 @@ import {
   collectionView,
   createCollection,
   deleteCollection,
-  getCollection,
+  collectionFor,
   listCollections,
   updateCollection,
   type SchemaChangeOptions,
@@ -28,7 +28,7 @@ export const collectionRoutes = defineRoutes([
     access: access.grant("collections:read"),
     summary: "List collection definitions → {data: [collection], meta: {total}}",
     response: { schema: collectionSchema, list: "whole", description: "Collection definitions" },
-    handler: async (_event, { service, workspace }) => listOf((await listCollections(service, workspace.id)).map(collectionView)),
+    handler: async (_event, { service, workspace, principal }) => listOf((await listCollections(service, workspace.id, principal)).map(collectionView)),
   },
   {
     method: "POST",
@@ -50,7 +50,8 @@ export const collectionRoutes = defineRoutes([
     access: access.grant("collections:read"),
     summary: "One collection definition",
     response: { schema: collectionSchema, description: "The collection" },
-    handler: async (event, { service, workspace }) => collectionView(await getCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
+    handler: async (event, { service, workspace, principal }) =>
+      collectionView(await collectionFor(service, workspace.id, getRouterParam(event, "name") ?? "", principal)),
   },
   {
     method: "PUT",
@@ -84,7 +85,8 @@ export const collectionRoutes = defineRoutes([
     access: access.grant("collections:write"),
     summary: "Delete an empty, unreferenced collection → the definition as it was",
     response: { schema: collectionSchema, description: "The collection as it was" },
-    handler: async (event, { service, workspace }) => collectionView(await deleteCollection(service, workspace.id, getRouterParam(event, "name") ?? "")),
+    handler: async (event, { service, workspace, principal }) =>
+      collectionView(await deleteCollection(service, workspace.id, getRouterParam(event, "name") ?? "", principal)),
   },
 ]);
 

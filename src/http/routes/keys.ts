@@ -27,13 +27,19 @@ export const keyRoutes = defineRoutes([
     method: "POST",
     path: "/api/dashboard/keys",
     access: access.owner,
-    summary: "Create an API key {name, grants}; the value is in this response only",
+    summary:
+      "Create an API key {name, grants, collections?, published_only?} (collections and published_only narrow it: docs/access.md); the value is in this response only",
     body: { schema: apiKeyBodySchema },
     response: { schema: createdApiKeySchema, status: 201, description: "The key, with its value (shown this once)" },
     async handler(event, { service, workspace }) {
       const body = await readJsonObject(event, service.options.bodyLimit);
       assertKnownFields(body, fieldsOf(apiKeyBodySchema), "POST /api/dashboard/keys");
-      const created = await createKey(service, workspace.id, { name: body.name, grants: body.grants });
+      const created = await createKey(service, workspace.id, {
+        name: body.name,
+        grants: body.grants,
+        collections: body.collections,
+        published_only: body.published_only,
+      });
       event.res.status = 201;
       return created;
     },

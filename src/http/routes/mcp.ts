@@ -19,10 +19,7 @@ const methodNotAllowed = () =>
     headers: { allow: "POST", "content-type": "application/json" },
   });
 
-const keyOf = (ctx: RouteContext) => {
-  const principal = ctx.principal as Extract<Principal, { kind: "key" }>;
-  return { id: principal.id, grants: principal.grants };
-};
+const keyOf = (ctx: RouteContext) => ctx.principal as Extract<Principal, { kind: "key" }>;
 
 export const mcpRoutes = defineRoutes([
   {

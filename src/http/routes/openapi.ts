@@ -14,6 +14,7 @@ import { openApiCache } from "../openapi-cache.js";
 import { hasGrant } from "../../core/grants.js";
 import { etagMatches } from "../../core/http-cache.js";
 import { listCollections } from "../../services/collections.js";
+import { inCollectionScope } from "../../core/key-scope.js";
 import { contentVersion } from "../../services/delivery.js";
 import type { Principal } from "../../core/principal.js";
 
@@ -35,9 +36,12 @@ export function openApiRoutes(routes: () => readonly RouteDef[]): RouteDef[] {
         // Read before the collections, so a race labels newer collections with an older version
         // (a later rebuild), never older collections with a newer one.
         const version = await contentVersion(service, workspace);
-        const key = JSON.stringify([workspace.id, version, workspace.name, visible]);
+        // A key limited to some collections sees only theirs beyond the public ones (core/key-scope.ts).
+        const scope = principal?.kind === "key" ? (principal.collections ?? null) : null;
+        const key = JSON.stringify([workspace.id, version, workspace.name, visible, scope]);
         const document = await openApiCache(service).get(key, async () => {
-          const collections = (await listCollections(service, workspace.id)).filter((c) => visible || c.access === "public");
+          const all = await listCollections(service, workspace.id);
+          const collections = all.filter((c) => c.access === "public" || (visible && inCollectionScope(principal, c.name)));
           return openApiDocument(routes(), collections, { title: workspace.name });
         });
         event.res.headers.set("cache-control", "no-cache");

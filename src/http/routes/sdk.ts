@@ -15,8 +15,9 @@ export const sdkRoutes = defineRoutes([
     access: access.grant("collections:read"),
     summary: "Generated TypeScript types + typed delivery client (application/typescript)",
     response: { contentType: "application/typescript", description: "One TypeScript file: an interface per collection and a typed delivery client" },
-    handler: async (_event, { service, workspace }) =>
-      new Response(generateSdk(await listCollections(service, workspace.id)), {
+    // A key limited to some collections gets only theirs (core/key-scope.ts).
+    handler: async (_event, { service, workspace, principal }) =>
+      new Response(generateSdk(await listCollections(service, workspace.id, principal)), {
         headers: {
           "content-type": "application/typescript; charset=utf-8",
           "content-disposition": `inline; filename="${workspace.slug}-sdk.ts"`,

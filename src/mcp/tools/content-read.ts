@@ -7,9 +7,9 @@ import { z } from "zod";
 import { DEFAULT_LIMIT, FILTER_OPS, MAX_IN_VALUES, MAX_LIMIT, MAX_SORT_KEYS } from "../../core/entry-query.js";
 import { MAX_OFFSET } from "../../core/pagination.js";
 import { listOf } from "../../core/lists.js";
-import { collectionView, getCollection, listCollections } from "../../services/collections.js";
+import { collectionFor, collectionView, listCollections } from "../../services/collections.js";
 import { listEntries, readEntry } from "../../services/entries.js";
-import { defineTool } from "../tool.js";
+import { defineTool, keyActor } from "../tool.js";
 
 /** The `collection` argument every item tool takes. */
 export const collectionArg = z.string().min(1).describe("Collection name, as returned by list_collections (e.g. \"posts\").");
@@ -37,7 +37,7 @@ export const contentReadTools = [
       "fields name their target collection. Call this first to learn which collections exist and what fields an item takes.",
     input: z.strictObject({}),
     annotations: { title: "List collections", readOnlyHint: true, openWorldHint: false },
-    run: async (_args, ctx) => listOf((await listCollections(ctx.service, ctx.workspaceId)).map(collectionView)),
+    run: async (_args, ctx) => listOf((await listCollections(ctx.service, ctx.workspaceId, keyActor(ctx))).map(collectionView)),
   }),
   defineTool({
     name: "get_collection",
@@ -46,14 +46,15 @@ export const contentReadTools = [
     description: "Returns one collection's definition (fields with name, type, required, relation target; access: public, private or gated).",
     input: z.strictObject({ name: collectionArg }),
     annotations: { title: "Get a collection", readOnlyHint: true, openWorldHint: false },
-    run: async ({ name }, ctx) => collectionView(await getCollection(ctx.service, ctx.workspaceId, name)),
+    run: async ({ name }, ctx) => collectionView(await collectionFor(ctx.service, ctx.workspaceId, name, keyActor(ctx))),
   }),
   defineTool({
     name: "list_items",
     grant: "entries:read",
     summary: "One page of a collection's entries, drafts included (status, limit, offset/after, sort, fields, expand, filter)",
     description:
-      "Lists the entries (items) of one collection, drafts as well as published ones, newest first. Returns " +
+      "Lists the entries (items) of one collection, drafts as well as published ones (published only for a key limited to " +
+      "published entries), newest first. Returns " +
       `{data: [entry], meta: {total, limit, offset, next}}; page with limit (0-${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and either ` +
       "offset, or after = meta.next of the previous page (null on the last page). Each entry has id, its fields, _status " +
       "(draft or published), _published_at, _created_by, _created_at and _updated_at. The same query language as the " +
@@ -95,8 +96,8 @@ export const contentReadTools = [
         if (typeof value !== "object") params.append(`filter[${field}]`, String(value));
         else for (const [op, v] of Object.entries(value)) if (v !== undefined) params.append(`filter[${field}][${op}]`, [v].flat().join(","));
       }
-      const c = await getCollection(ctx.service, ctx.workspaceId, collection);
-      return listEntries(ctx.service, c, params, { publishedOnly: false });
+      const c = await collectionFor(ctx.service, ctx.workspaceId, collection, keyActor(ctx));
+      return listEntries(ctx.service, c, params, { publishedOnly: false, actor: keyActor(ctx) });
     },
   }),
   defineTool({
@@ -104,14 +105,16 @@ export const contentReadTools = [
     grant: "entries:read",
     summary: "One entry by id, draft or published (fields, expand)",
     description:
-      "Returns one entry of a collection by id, whether draft or published, with all its fields and system fields; " +
+      "Returns one entry of a collection by id, whether draft or published (a draft is not found for a key limited to " +
+      "published entries), with all its fields and system fields; " +
       "fields and expand as in list_items.",
     input: z.strictObject({ collection: collectionArg, id: itemIdArg, ...selectionArgs }),
     annotations: { title: "Get an item", readOnlyHint: true, openWorldHint: false },
     async run({ collection, id, fields, expand }, ctx) {
       const params = new URLSearchParams();
       setSelection(params, fields, expand);
-      return readEntry(ctx.service, await getCollection(ctx.service, ctx.workspaceId, collection), id, params, { publishedOnly: false });
+      const c = await collectionFor(ctx.service, ctx.workspaceId, collection, keyActor(ctx));
+      return readEntry(ctx.service, c, id, params, { publishedOnly: false, actor: keyActor(ctx) });
     },
   }),
 ];

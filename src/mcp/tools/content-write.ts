@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import type { EntryStatus } from "../../core/events.js";
-import { getCollection } from "../../services/collections.js";
+import { collectionFor } from "../../services/collections.js";
 import { createEntry, deleteEntry, getEntry, updateEntry } from "../../services/entries.js";
-import { defineTool, type ToolContext } from "../tool.js";
+import { defineTool, keyActor, type ToolContext } from "../tool.js";
 import { collectionArg, itemIdArg } from "./content-read.js";
 
 const fieldsArg = z
@@ -36,7 +36,7 @@ export const contentWriteTools = [
     }),
     annotations: { title: "Create an item", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: ({ collection, fields, status }, ctx) =>
-      createEntry(ctx.service, ctx.workspaceId, collection, withStatus(fields, status), ctx.key.id),
+      createEntry(ctx.service, ctx.workspaceId, collection, withStatus(fields, status), ctx.key.id, keyActor(ctx)),
   }),
   defineTool({
     name: "update_item",
@@ -53,7 +53,7 @@ export const contentWriteTools = [
     }),
     annotations: { title: "Update an item", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: ({ collection, id, fields, status }, ctx) =>
-      updateEntry(ctx.service, ctx.workspaceId, collection, id, withStatus(fields ?? {}, status)),
+      updateEntry(ctx.service, ctx.workspaceId, collection, id, withStatus(fields ?? {}, status), keyActor(ctx)),
   }),
   defineTool({
     name: "publish_item",
@@ -84,7 +84,7 @@ export const contentWriteTools = [
     description: "Deletes an entry permanently and returns it as it was. Fires content.deleted. This cannot be undone.",
     input: z.strictObject({ collection: collectionArg, id: itemIdArg }),
     annotations: { title: "Delete an item", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: ({ collection, id }, ctx) => deleteEntry(ctx.service, ctx.workspaceId, collection, id),
+    run: ({ collection, id }, ctx) => deleteEntry(ctx.service, ctx.workspaceId, collection, id, keyActor(ctx)),
   }),
 ];
 
@@ -98,7 +98,8 @@ function withStatus(fields: Record<string, unknown>, status: EntryStatus | undef
  * content.updated (which a PATCH that saves the entry would, being a save).
  */
 async function moveTo(ctx: ToolContext, collection: string, id: string, status: EntryStatus) {
-  const current = await getEntry(ctx.service, await getCollection(ctx.service, ctx.workspaceId, collection), id);
+  const actor = keyActor(ctx);
+  const current = await getEntry(ctx.service, await collectionFor(ctx.service, ctx.workspaceId, collection, actor), id, { actor });
   if (current._status === status) return current;
-  return updateEntry(ctx.service, ctx.workspaceId, collection, id, { _status: status });
+  return updateEntry(ctx.service, ctx.workspaceId, collection, id, { _status: status }, actor);
 }

@@ -19,6 +19,7 @@ import { versionPush } from "./014-version-push.js";
 import { deliveryRowids } from "./015-delivery-rowids.js";
 import { uploadUsage } from "./016-upload-usage.js";
 import { tokenFamilies } from "./017-token-families.js";
+import { keyNarrowing } from "./018-key-narrowing.js";
 
 export interface Migration {
   id: number;
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   { id: 15, name: "delivery-rowids", sql: deliveryRowids },
   { id: 16, name: "upload-usage", sql: uploadUsage },
   { id: 17, name: "token-families", sql: tokenFamilies },
+  { id: 18, name: "key-narrowing", sql: keyNarrowing },
 ];
