@@ -5,6 +5,8 @@
  * another. Reads only: counts come from the counters the entry writes keep (migration 003).
  */
 import type { EntryStatus } from "../core/events.js";
+import { readsDrafts } from "../core/key-scope.js";
+import type { Actor } from "../core/principal.js";
 import type { StoredCollection } from "../storage/collections.js";
 import type { EntryRow } from "../storage/entries.js";
 import { listCollections } from "./collections.js";
@@ -41,19 +43,22 @@ export interface Overview {
  * {@link RECENT_CHANGES} entries updated last, newest first.
  *
  * @example
- * const { collections, recent } = await readOverview(ctx, workspace.id);
+ * const { collections, recent } = await readOverview(ctx, workspace.id, principal);
  */
-export async function readOverview(ctx: ServiceContext, workspaceId: string): Promise<Overview> {
-  const collections = await listCollections(ctx, workspaceId);
+export async function readOverview(ctx: ServiceContext, workspaceId: string, actor?: Actor): Promise<Overview> {
+  // A key narrowed to some collections sees only those; one limited to published entries sees
+  // no draft, not even as a count (what the delivery API would show it).
+  const collections = await listCollections(ctx, workspaceId, actor);
+  const drafts = readsDrafts(actor);
   const { counts, rows } = await listRead(ctx, workspaceId, async (db) => ({
     counts: await ctx.db.entries.countsByStatus(workspaceId, db),
-    rows: await ctx.db.entries.recentlyUpdated(collections.map((c) => c.id), RECENT_CHANGES, db),
+    rows: await ctx.db.entries.recentlyUpdated(collections.map((c) => c.id), RECENT_CHANGES, db, !drafts),
   }));
   const byId = new Map(collections.map((c) => [c.id, c]));
   const tally = new Map(collections.map((c) => [c.id, { name: c.name, published: 0, draft: 0 }]));
   for (const row of counts) {
     const t = tally.get(row.collection_id);
-    if (t && (row.status === "published" || row.status === "draft")) t[row.status] += row.n;
+    if (t && (row.status === "published" || (row.status === "draft" && drafts))) t[row.status] += row.n;
   }
   return {
     collections: [...tally.values()],

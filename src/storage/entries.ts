@@ -185,12 +185,13 @@ export function createEntryRepo(ctx: StorageContext) {
      * each collection's newest through its (collection_id, updated_at, id) index, merged, so the
      * cost stays flat however many entries the collections hold.
      */
-    async recentlyUpdated(collectionIds: string[], limit: number, db: Sql = ctx.sql): Promise<EntryRow[]> {
+    /** `publishedOnly`: for a reader that sees no drafts (a key limited to published entries). */
+    async recentlyUpdated(collectionIds: string[], limit: number, db: Sql = ctx.sql, publishedOnly = false): Promise<EntryRow[]> {
       const newest: { id: string; collection_id: string; updated_at: string }[] = [];
       // 2 parameters per collection: a few hundred collections per statement stay far below the engines' limits.
       for (let i = 0; i < collectionIds.length; i += 200) {
         const part = collectionIds.slice(i, i + 200);
-        const one = "SELECT id, collection_id, updated_at FROM entries WHERE collection_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?";
+        const one = `SELECT id, collection_id, updated_at FROM entries WHERE collection_id = ?${publishedOnly ? " AND status = 'published'" : ""} ORDER BY updated_at DESC, id DESC LIMIT ?`;
         const sql = `${part.map((_, j) => `SELECT * FROM (${one}) AS r${j}`).join(" UNION ALL ")} ORDER BY updated_at DESC, id DESC LIMIT ?`;
         newest.push(...(await db.all<(typeof newest)[number]>(sql, [...part.flatMap((id) => [id, limit]), limit])));
       }

@@ -93,6 +93,20 @@ describe.each(drivers)("dashboard overview on %s", (driver) => {
     (await s.get("/api/dashboard/overview")).expectStatus(401);
   });
 
+  it("shows a narrowed key only its collections, and no draft to a key limited to published entries", async () => {
+    const key = async (body: object) => (await s.as(owner).post("/api/dashboard/keys", { name: "site", grants: ["entries:read"], ...body })).expectStatus(201).body.value as string;
+    const full = await overview();
+    const postsOnly = await overview(await key({ collections: ["posts"] }));
+    expect(postsOnly.collections).toEqual(full.collections.filter((c: Json) => c.name === "posts"));
+    expect(postsOnly.recent.length).toBeGreaterThan(0);
+    expect(postsOnly.recent.every((r: Json) => r.collection === "posts")).toBe(true);
+
+    const published = await overview(await key({ published_only: true }));
+    expect(published.collections).toEqual(full.collections.map((c: Json) => ({ ...c, draft: 0 })));
+    expect(published.recent.length).toBeGreaterThan(0);
+    expect(published.recent.every((r: Json) => r._status === "published")).toBe(true);
+  });
+
   it("shows one workspace's collections only", async () => {
     const other = await s.svc.context.workspaces.create({ slug: "other", hosts: ["other.localhost"] });
     const otherOwner = await dashboardToken(s.svc.context, other.id, "owner");

@@ -15,6 +15,6 @@ export const overviewRoutes = defineRoutes([
     access: access.grant("entries:read"),
     summary: `The dashboard's Overview → {collections: [{name, published, draft}], recent: [{collection, id, label, _status, _updated_at}]}: every collection's entry counts and the ${RECENT_CHANGES} entries updated last`,
     response: { schema: overviewSchema, description: "Counts per collection and the recent changes" },
-    handler: (_event, { service, workspace }) => readOverview(service, workspace.id),
+    handler: (_event, { service, workspace, principal }) => readOverview(service, workspace.id, principal),
   },
 ]);
