@@ -129,6 +129,17 @@ export function readsDrafts(actor: Actor | undefined): boolean {
 }
 
 /**
+ * Whether `actor` is a key with any narrowing: what it may learn is less than what a refusal
+ * would otherwise say (counts of entries it cannot see, names of collections it cannot list).
+ *
+ * @example
+ * isNarrowed({ kind: "key", …, collections: null, publishedOnly: false }); // false
+ */
+export function isNarrowed(actor: Actor | undefined): boolean {
+  return actor?.kind === "key" && (actor.collections != null || actor.publishedOnly === true);
+}
+
+/**
  * The collections of `list` whose names are in the actor's scope (all of them unless a narrowed
  * key): what collection listings, the SDK and the OpenAPI document show it.
  *

@@ -23,7 +23,7 @@ import { opensCollection } from "../core/openings.js";
 import { fieldsFingerprint } from "../storage/entry-deliveries.js";
 import type { ServiceContext } from "./context.js";
 import { assertMayOpen, type Actor } from "./gates.js";
-import { inCollectionScope, inScope, outsideScope } from "../core/key-scope.js";
+import { inCollectionScope, inScope, outsideScope, readsDrafts } from "../core/key-scope.js";
 
 /** A collection in its API form and as stored, for callers outside services. */
 export { collectionView } from "../storage/collections.js";
@@ -233,11 +233,18 @@ export async function deleteCollection(ctx: ServiceContext, workspaceId: string,
   return ctx.sql.transaction(async (tx) => {
     const c = await getCollection(ctx, workspaceId, name, tx, "update");
     const n = await ctx.db.entries.count(c.id, tx);
-    if (n > 0) throw conflict(`Collection ${name} still holds ${entriesText(n)}; delete them first`, { collection: name, entries: n });
+    if (n > 0) {
+      // A key that sees no drafts is not told how many there are: only that entries remain.
+      if (!readsDrafts(actor)) throw conflict(`Collection ${name} still holds entries; delete them first`, { collection: name });
+      throw conflict(`Collection ${name} still holds ${entriesText(n)}; delete them first`, { collection: name, entries: n });
+    }
     const others = await ctx.db.collections.list(workspaceId, tx);
     for (const o of others) {
       const ref = o.id !== c.id && o.fields.find((f) => f.collection === name);
-      if (ref) throw conflict(`Collection ${name} is the target of field ${ref.name} of collection ${o.name}`, { collection: o.name, field: ref.name });
+      if (!ref) continue;
+      // A collection outside a narrowed key's scope is never named to it.
+      if (!inCollectionScope(actor, o.name)) throw conflict(`Collection ${name} is the target of a relation field of another collection`, { collection: name });
+      throw conflict(`Collection ${name} is the target of field ${ref.name} of collection ${o.name}`, { collection: o.name, field: ref.name });
     }
     await ctx.db.collections.remove(c.id, tx);
     return c;

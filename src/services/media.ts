@@ -10,6 +10,8 @@
 import { contentTypeFor, normalizeContentType, OCTET_STREAM } from "../core/content-types.js";
 import { badRequest, conflict, isServiceError, payloadTooLarge, type ServiceError } from "../core/errors.js";
 import { sanitizeFilename } from "../core/filenames.js";
+import { isNarrowed } from "../core/key-scope.js";
+import type { Actor } from "../core/principal.js";
 import { toMediaMeta, type MediaMeta, type MediaPage, type MediaRecord } from "../storage/media.js";
 import type { ServiceContext } from "./context.js";
 import { assertUploadFits, assertWithinQuota } from "./upload-quota.js";
@@ -85,10 +87,12 @@ export async function mediaUsage(ctx: ServiceContext, workspaceId: string, id: s
  * keep an id that no longer resolves (docs/media.md "Deleting an asset that entries use"). The
  * count and the delete are two steps: an entry that picks the asset in between is not counted.
  */
-export async function deleteMedia(ctx: ServiceContext, workspaceId: string, id: string, options: { force?: boolean } = {}): Promise<void> {
+export async function deleteMedia(ctx: ServiceContext, workspaceId: string, id: string, options: { force?: boolean; actor?: Actor } = {}): Promise<void> {
   if (!options.force) {
     const record = await ctx.db.media.get(workspaceId, id);
     const used = await mediaUsage(ctx, workspaceId, id);
+    // Refused on every use, but a narrowed key is not told a count that includes entries it cannot see.
+    if (used > 0 && isNarrowed(options.actor)) throw conflict(`${record.filename} is used by entries`, { used_by: null });
     if (used > 0) throw conflict(`${record.filename} is used by ${used} ${used === 1 ? "entry" : "entries"}`, { used_by: used });
   }
   return ctx.db.media.remove(workspaceId, id);
@@ -96,4 +100,4 @@ export async function deleteMedia(ctx: ServiceContext, workspaceId: string, id: 
 
 /** Whether `error` is deleteMedia's refusal of an asset in use. */
 export const isMediaInUse = (error: unknown): error is ServiceError =>
-  isServiceError(error) && error.status === 409 && typeof error.details?.used_by === "number";
+  isServiceError(error) && error.status === 409 && error.details !== undefined && "used_by" in error.details;

@@ -279,6 +279,35 @@ describe.each(drivers)("narrowed API keys on %s", (driver) => {
       (await as("schema").delete("/api/dashboard/collections/fresh")).expectStatus(200);
     });
 
+    it("refusals never name a collection outside the scope, nor count drafts or entries the key cannot see", async () => {
+      const def = (name: string, extra: object[] = []) => ({ name, access: "private", fields: [{ name: "title", type: "string" }, ...extra] });
+      (await owner.post("/api/dashboard/collections", def("labels"))).expectStatus(201);
+      (await owner.post("/api/dashboard/collections", def("hidden_ref", [{ name: "label", type: "relation", collection: "labels" }]))).expectStatus(201);
+      const labels = await makeKey("labels", ["collections:write", "entries:read"], { collections: ["labels"] });
+      const refused = (await s.as(labels.value, { host: MCP_HOST }).delete("/api/dashboard/collections/labels")).expectStatus(409).body;
+      expect(JSON.stringify(refused)).not.toContain("hidden_ref");
+      expect(refused).toEqual({ error: "Collection labels is the target of a relation field of another collection", collection: "labels" });
+      // The owner is told which one.
+      (await owner.delete("/api/dashboard/collections/labels")).expectStatus(409).expectBody({ collection: "hidden_ref", field: "label" });
+
+      (await owner.post("/api/dashboard/collections", def("drafts_only"))).expectStatus(201);
+      (await owner.post("/api/dashboard/collections/drafts_only/entries", { title: "unseen" })).expectStatus(201);
+      const publishedSchema = await makeKey("publishedSchema", ["collections:write", "entries:read"], { published_only: true });
+      (await s.as(publishedSchema.value, { host: MCP_HOST }).delete("/api/dashboard/collections/drafts_only"))
+        .expectStatus(409)
+        .expectBody({ error: "Collection drafts_only still holds entries; delete them first", collection: "drafts_only" });
+      (await owner.delete("/api/dashboard/collections/drafts_only")).expectStatus(409).expectBody({ entries: 1 });
+
+      (await owner.post("/api/dashboard/collections", def("photos", [{ name: "photo", type: "media" }]))).expectStatus(201);
+      const asset = (await owner.post("/api/dashboard/media?filename=a.txt", undefined, { body: "bytes", headers: { "content-type": "text/plain" } })).expectStatus(201).body;
+      (await owner.post("/api/dashboard/collections/photos/entries", { title: "draft", photo: asset.id })).expectStatus(201);
+      const media = await makeKey("media", ["media:write"], { collections: ["posts"] });
+      const inUse = (await s.as(media.value, { host: MCP_HOST }).delete(`/api/dashboard/media/${asset.id}`)).expectStatus(409).body;
+      expect(inUse).toEqual({ error: "a.txt is used by entries; send ?force=true to delete it anyway", used_by: null });
+      const mediaWide = await makeKey("mediaWide", ["media:write"]);
+      (await s.as(mediaWide.value, { host: MCP_HOST }).delete(`/api/dashboard/media/${asset.id}`)).expectStatus(409).expectBody({ used_by: 1 });
+    });
+
     it("opening a collection or changing a rule that gates one outside the scope needs entries:read there", async () => {
       const rules = await makeKey("rules", ["rules:write", "entries:read"], { collections: ["posts"] });
       const rulesWide = await makeKey("rulesWide", ["rules:write", "entries:read"]);

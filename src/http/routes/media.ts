@@ -62,12 +62,12 @@ export const mediaRoutes = defineRoutes([
     method: "DELETE",
     path: "/api/dashboard/media/:id",
     access: access.grant("media:write"),
-    summary: "Delete an asset and its bytes; 409 {error, used_by} when entries use it, unless ?force=true",
+    summary: "Delete an asset and its bytes; 409 {error, used_by} when entries use it (used_by null for a narrowed key), unless ?force=true",
     query: [{ name: "force", description: "`true` (or `1`) deletes an asset that entries use; they keep its id, which no longer resolves." }],
     response: { status: 204 },
     async handler(event, ctx) {
       try {
-        await deleteMedia(ctx.service, ctx.workspace.id, id(event), { force: readForce(onceParam(getQuery(event).force, "force")) });
+        await deleteMedia(ctx.service, ctx.workspace.id, id(event), { force: readForce(onceParam(getQuery(event).force, "force")), actor: ctx.principal });
       } catch (error) {
         if (isMediaInUse(error)) throw conflict(`${error.message}; send ?force=true to delete it anyway`, error.details);
         throw error;
