@@ -26,6 +26,17 @@ export const ACCESS_TOKEN_TTL_MS = 5 * MINUTE_MS;
 /** A dashboard refresh token (`dr_`): how long a person stays signed in without using the dashboard. */
 export const REFRESH_TOKEN_TTL_MS = 30 * DAY_MS;
 
+/**
+ * How long after a dashboard refresh token was spent the same token, presented again through the
+ * refresh cookie only, still renews its sign-in instead of revoking it as a replay. Every tab
+ * shares one cookie, and a refresh whose answer never lands (the tab reloaded or closed
+ * mid-request, the network dropped after the commit) leaves the browser holding the spent token;
+ * with five-minute access tokens that would otherwise end the whole sign-in in every tab often.
+ * Long enough for a reload or a retry, short enough that a copied cookie replayed later is still
+ * caught. The body form (API and CLI callers, who hold their own token) gets no grace.
+ */
+export const REFRESH_REUSE_GRACE_MS = 20 * 1000;
+
 /** A one-time email-verification token (`ev_`) mailed to an end user. */
 export const EMAIL_VERIFICATION_TTL_MS = DAY_MS;
 

@@ -8,6 +8,7 @@
  * if (member) return issueDashboardTokens(ctx, ws.id, member);
  */
 import { ServiceError } from "../core/errors.js";
+import { REFRESH_REUSE_GRACE_MS } from "../core/lifetimes.js";
 import type { RefreshRefusal, TokenPair } from "../storage/dashboard-tokens.js";
 import type { Member } from "../storage/members.js";
 import type { ServiceContext } from "./context.js";
@@ -37,12 +38,23 @@ export function issueDashboardTokens(ctx: ServiceContext, workspaceId: string, m
 
 /**
  * Exchanges a refresh token (single use) for a pair carrying the current role and grants; 401
- * with the reason otherwise (refreshRefused). A used token presented again has been copied: every token of its sign-in is revoked,
- * so neither the thief nor the user keeps a session (the user signs in again), and it is logged.
+ * with the reason otherwise (refreshRefused). A used token presented again has been copied: every
+ * token of its sign-in is revoked, so neither the thief nor the user keeps a session (the user
+ * signs in again), and it is logged. `fromCookie`: the token came from the dashboard's refresh
+ * cookie, which every tab of a browser shares, so the token spent last, presented again within
+ * REFRESH_REUSE_GRACE_MS, renews instead (its answer was lost); the body form never gets that.
  */
-export async function refreshDashboardTokens(ctx: ServiceContext, workspaceId: string, refreshToken: unknown): Promise<TokenPair> {
-  const outcome = await ctx.db.dashboardTokens.refresh(workspaceId, refreshToken);
-  if (outcome.pair) return outcome.pair;
+export async function refreshDashboardTokens(
+  ctx: ServiceContext,
+  workspaceId: string,
+  refreshToken: unknown,
+  { fromCookie = false }: { fromCookie?: boolean } = {},
+): Promise<TokenPair> {
+  const outcome = await ctx.db.dashboardTokens.refresh(workspaceId, refreshToken, { reuseGraceMs: fromCookie ? REFRESH_REUSE_GRACE_MS : 0 });
+  if (outcome.pair) {
+    if (outcome.graced) ctx.logger.info(`dashboard refresh cookie presented again within the reuse grace: renewed that sign-in in workspace ${workspaceId}`);
+    return outcome.pair;
+  }
   if (outcome.replay) {
     const { memberId, revoked } = outcome.replay;
     ctx.logger.warn(`dashboard refresh token used twice: signed out that sign-in of member ${memberId} in workspace ${workspaceId} (${revoked} tokens revoked)`);

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { conflict, notFound } from "../core/errors.js";
 import { tryNormalizeEmail } from "../core/email.js";
 import type { Grant } from "../core/grants.js";
+import { REFRESH_REUSE_GRACE_MS } from "../core/lifetimes.js";
 import { hashPassword } from "../core/passwords.js";
 import type { Role } from "../core/roles.js";
 import type { StorageContext } from "./context.js";
@@ -122,8 +123,9 @@ export function createMemberRepo(ctx: StorageContext) {
 
     /**
      * Removes a member and every token of theirs at once. Removing the last owner is refused (409).
-     * Each live refresh token leaves a marker in the shared state (dashboard-tokens.ts), so the
-     * person's next refresh is told their access was removed rather than just refused.
+     * Each live refresh token (and one spent within the reuse grace, which a browser may still
+     * present) leaves a marker in the shared state (dashboard-tokens.ts), so the person's next
+     * refresh is told their access was removed rather than just refused.
      */
     async remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
       const live = await withOwnersLocked(workspaceId, async (tx) => {
@@ -132,9 +134,10 @@ export function createMemberRepo(ctx: StorageContext) {
         if (row.role === "owner" && (await otherOwners(tx, workspaceId, id)) === 0) {
           throw conflict("Cannot remove the last owner of the workspace");
         }
+        // Tokens spent within the reuse grace too: the browser may still hold one as its cookie.
         const refresh = await tx.all<{ token_hash: string; expires_at: string }>(
-          "SELECT token_hash, expires_at FROM dashboard_tokens WHERE user_id = ? AND kind = 'refresh' AND used_at IS NULL AND expires_at > ?",
-          [id, nowIso()],
+          "SELECT token_hash, expires_at FROM dashboard_tokens WHERE user_id = ? AND kind = 'refresh' AND (used_at IS NULL OR used_at >= ?) AND expires_at > ?",
+          [id, new Date(ctx.now() - REFRESH_REUSE_GRACE_MS).toISOString(), nowIso()],
         );
         await tx.run("DELETE FROM dashboard_tokens WHERE user_id = ?", [id]);
         await tx.run("DELETE FROM dashboard_users WHERE id = ?", [id]);

@@ -10,6 +10,7 @@ import {
   EMAIL_VERIFICATION_TTL_MS,
   GRANT_PROPAGATION_BOUND_MS,
   KEY_LAST_USED_INTERVAL_MS,
+  REFRESH_REUSE_GRACE_MS,
   REFRESH_TOKEN_TTL_MS,
 } from "../../src/core/lifetimes.js";
 
@@ -25,12 +26,17 @@ describe("lifetimes", () => {
     ["a dashboard refresh token lives 30 days", REFRESH_TOKEN_TTL_MS, 30 * DAY],
     ["an email-verification token lives 24 hours", EMAIL_VERIFICATION_TTL_MS, DAY],
     ["a key's last_used_at moves at most once a minute (spec 2.1, 8)", KEY_LAST_USED_INTERVAL_MS, MINUTE],
+    ["the dashboard cookie's spent refresh token renews for 20 seconds after it was spent", REFRESH_REUSE_GRACE_MS, 20_000],
   ])("%s", (_rule, actual, expected) => {
     expect(actual).toBe(expected);
   });
 
   it("an access token, which carries grants read at issue, never outlives the propagation bound", () => {
     expect(ACCESS_TOKEN_TTL_MS).toBeLessThanOrEqual(GRANT_PROPAGATION_BOUND_MS);
+  });
+
+  it("the reuse grace is a small part of an access token's life, so a replayed copy is caught long before the next refresh", () => {
+    expect(REFRESH_REUSE_GRACE_MS).toBeLessThanOrEqual(ACCESS_TOKEN_TTL_MS / 10);
   });
 
   it("an access token never outlives the refresh token that renews it", () => {

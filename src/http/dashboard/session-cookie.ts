@@ -59,15 +59,14 @@ export function clearingHeader(event: H3Event, trustProxy: boolean): Record<stri
  * The refresh token in the cookie, after checking that the request comes from the dashboard's own
  * page (CSRF): a workspace's site hosts are the same *site* as its dashboard host, so SameSite alone
  * does not keep their scripts out. `Sec-Fetch-Site` must be same-origin and `Origin` the request's
- * own, whichever the browser sent (it sends at least one on a POST); the opt-in header itself makes
- * a cross-origin request need a preflight, which the dashboard API never grants.
+ * own (isOwnOrigin), whichever the browser sent (it sends at least one on a POST); the opt-in header
+ * itself makes a cross-origin request need a preflight, which the dashboard API never grants.
  */
 export function readRefreshCookie(event: H3Event, trustProxy: boolean): string | undefined {
   const headers = event.req.headers;
   const site = headers.get("sec-fetch-site");
   const origin = headers.get("origin");
-  const ownOrigin = `${isHttps(event, trustProxy) ? "https" : "http"}://${requestAuthority(event, trustProxy)}`;
-  if ((site === null && origin === null) || (site !== null && site !== "same-origin") || (origin !== null && origin.toLowerCase() !== ownOrigin)) {
+  if ((site === null && origin === null) || (site !== null && site !== "same-origin") || (origin !== null && !isOwnOrigin(event, origin, trustProxy))) {
     throw new ServiceError(403, "forbidden", "The session cookie is accepted only from the dashboard's own page (same origin)");
   }
   return getCookie(event, REFRESH_COOKIE);
@@ -75,8 +74,42 @@ export function readRefreshCookie(event: H3Event, trustProxy: boolean): string |
 
 /** True when the request reached the service over HTTPS (X-Forwarded-Proto only from a trusted proxy). */
 export function isHttps(event: H3Event, trustProxy: boolean): boolean {
+  return knownScheme(event, trustProxy) === "https";
+}
+
+/**
+ * True when `origin` names the host and port the request addressed, and its scheme when the
+ * service knows it. Behind a TLS-terminating proxy without `trustProxy` the request arrives as
+ * plain HTTP while the browser's Origin says https: there the scheme is unknown and only host and
+ * port count, which still refuses every other host (a site host included). A port left out means
+ * the default of the scheme compared.
+ */
+function isOwnOrigin(event: H3Event, origin: string, trustProxy: boolean): boolean {
+  const authority = requestAuthority(event, trustProxy);
+  // Host and port only, so that parsing it below cannot read a different host out of it.
+  if (!/^(?:[\w.-]+|\[[\w:.%]+\])(?::\d+)?$/.test(authority)) return false;
+  let sent: URL;
+  let own: URL;
+  try {
+    sent = new URL(origin);
+    if (sent.protocol !== "http:" && sent.protocol !== "https:") return false;
+    own = new URL(`${knownScheme(event, trustProxy) ?? sent.protocol.slice(0, -1)}://${authority}`);
+  } catch {
+    return false; // "null", or a port out of range
+  }
+  return sent.protocol === own.protocol && sent.host === own.host;
+}
+
+/**
+ * The scheme the client used, when the service can know it: a trusted proxy's X-Forwarded-Proto,
+ * else the connection's own (https on a direct TLS connection). Plain HTTP without `trustProxy` is
+ * undefined, since a proxy in front may have terminated TLS.
+ */
+function knownScheme(event: H3Event, trustProxy: boolean): "http" | "https" | undefined {
   const forwarded = trustProxy ? event.req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
-  return (forwarded ?? event.url.protocol.replace(":", "")) === "https";
+  const scheme = forwarded ?? event.url.protocol.replace(":", "");
+  if (scheme === "https") return "https";
+  return trustProxy ? "http" : undefined;
 }
 
 /** host[:port] the client addressed, lower-cased, as the tenant router reads it. */

@@ -93,11 +93,14 @@ export const dashboardAuthRoutes = defineRoutes([
         return refreshDashboardTokens(service, workspace.id, body.data.refresh_token);
       }
       const body = optionalRefreshSchema.safeParse((await readJson(event, service.options.bodyLimit)) ?? {});
-      const token = body.success && body.data.refresh_token !== undefined ? body.data.refresh_token : readRefreshCookie(event, trustProxy);
+      // Only a token from the shared cookie gets the reuse grace; one sent in the body is the caller's own.
+      const sent = body.success ? body.data.refresh_token : undefined;
+      const fromCookie = sent === undefined;
+      const token = sent ?? readRefreshCookie(event, trustProxy);
       // No cookie: a tab of a browser that is not signed in (no notice to show), not a refusal to explain.
       if (token === undefined) throw refreshRefused("missing");
       try {
-        return intoCookie(event, await refreshDashboardTokens(service, workspace.id, token), trustProxy);
+        return intoCookie(event, await refreshDashboardTokens(service, workspace.id, token, { fromCookie }), trustProxy);
       } catch (error) {
         // A refused cookie is dead: clear it, so the browser stops presenting it.
         if (isServiceError(error) && error.status === 401) throw refreshRefused(error.details?.reason as RefreshRefusal, clearingHeader(event, trustProxy));
