@@ -4,6 +4,7 @@
  * a form that still holds submissions (personal data) needs `--with-submissions`.
  */
 import type { Command } from "commander";
+import { once } from "node:events";
 import { open } from "node:fs/promises";
 import { conflict, isServiceError } from "../core/errors.js";
 import type { FormField } from "../core/forms.js";
@@ -163,15 +164,18 @@ export function registerForms(program: Command): void {
       const format = opts.format as ExportFormat;
       await withService(cmd, async (svc, out) => {
         const ws = await requireWorkspace(svc, opts.workspace);
-        const { count, content } = await exportSubmissions(svc.context, ws.id, slug, format);
+        const exported = await exportSubmissions(svc.context, ws.id, slug, format);
         if (opts.output) {
-          await writePrivateFile(opts.output, content);
-          out.result({ form: slug, format, count, output: opts.output }, () => `Wrote ${count} submission(s) of ${slug} to ${opts.output} (${format})`);
+          await writePrivateFile(opts.output, exported.chunks);
+          out.result({ form: slug, format, count: exported.count, output: opts.output }, () => `Wrote ${exported.count} submission(s) of ${slug} to ${opts.output} (${format})`);
         } else if (out.json && format === "csv") {
-          // --json keeps stdout one JSON document; the CSV travels inside it.
-          out.result({ form: slug, format, count, content });
+          // --json keeps stdout one JSON document; the CSV travels inside it, escaped a chunk at a
+          // time (chunks end between records, never inside a character), the count last once known.
+          await writeStdout(`{\n  "form": ${JSON.stringify(slug)},\n  "format": "csv",\n  "content": "`);
+          for await (const chunk of exported.chunks) await writeStdout(JSON.stringify(chunk).slice(1, -1));
+          await writeStdout(`",\n  "count": ${exported.count}\n}\n`);
         } else {
-          process.stdout.write(content);
+          for await (const chunk of exported.chunks) await writeStdout(chunk);
         }
       });
     });
@@ -187,12 +191,17 @@ function parseFormField(spec: string): Partial<FormField> {
 }
 
 /** Submissions are personal data: the file is 0600 before any byte lands, even if it existed with a wider mode. */
-async function writePrivateFile(path: string, content: string): Promise<void> {
+async function writePrivateFile(path: string, chunks: AsyncIterable<string>): Promise<void> {
   const file = await open(path, "w", 0o600);
   try {
     await file.chmod(0o600);
-    await file.writeFile(content);
+    for await (const chunk of chunks) await file.write(chunk);
   } finally {
     await file.close();
   }
+}
+
+/** Writes to stdout, waiting while its buffer is full so a long export never piles up in memory. */
+async function writeStdout(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, "drain");
 }

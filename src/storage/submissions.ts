@@ -34,6 +34,12 @@ interface Row {
 
 const COLUMNS = "id, workspace_id, form_id, data, files, submitted_at, updated_at";
 
+/** A submission's place in the newest-first order (submitted_at, then id): a keyset cursor. */
+export interface SubmissionKey {
+  submitted_at: string;
+  id: string;
+}
+
 /** Where the bytes of one uploaded file live in ctx.blobs. */
 export function submissionBlobKey(workspaceId: string, submissionId: string, fileId: string): string {
   return `submissions:${workspaceId}:${submissionId}:${fileId}`;
@@ -75,6 +81,27 @@ export function createSubmissionRepo(ctx: StorageContext) {
         this.count(formId),
       ]);
       return { rows: rows.map(toSubmission), total };
+    },
+
+    /** The newest submission's key, where a keyset read that new arrivals must not join starts. */
+    async newestKey(formId: string, db: Sql = ctx.sql): Promise<SubmissionKey | undefined> {
+      return db.get<SubmissionKey>("SELECT submitted_at, id FROM submissions WHERE form_id = ? ORDER BY submitted_at DESC, id DESC LIMIT 1", [formId]);
+    },
+
+    /**
+     * Up to `limit` submissions newest first (keyset paging): only those at or before `upTo` and
+     * strictly after the cursor `after` (the last row of the previous page). Unlike an offset, a
+     * row arriving or deleted meanwhile never shifts a page.
+     */
+    async keysetPage(formId: string, page: { limit: number; upTo: SubmissionKey; after?: SubmissionKey }, db: Sql = ctx.sql): Promise<StoredSubmission[]> {
+      const older = "(submitted_at < ? OR (submitted_at = ? AND id < ?))";
+      const atOrOlder = "(submitted_at < ? OR (submitted_at = ? AND id <= ?))";
+      const { upTo, after } = page;
+      const rows = await db.all<Row>(
+        `SELECT ${COLUMNS} FROM submissions WHERE form_id = ? AND ${atOrOlder}${after ? ` AND ${older}` : ""} ORDER BY submitted_at DESC, id DESC LIMIT ?`,
+        [formId, upTo.submitted_at, upTo.submitted_at, upTo.id, ...(after ? [after.submitted_at, after.submitted_at, after.id] : []), page.limit],
+      );
+      return rows.map(toSubmission);
     },
 
     async count(formId: string, db: Sql = ctx.sql): Promise<number> {

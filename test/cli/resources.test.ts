@@ -173,6 +173,7 @@ describe.each(drivers)("svc resource commands (%s)", (driver) => {
     const wrapped = await ok("submissions", "export", "contact", "-w", "demo");
     expect(wrapped).toMatchObject({ form: "contact", format: "csv", count: 3 });
     expect(wrapped.content.split("\r\n")[0]).toBe("id,_submitted_at,_updated_at,email,message");
+    expect(wrapped.content).toBe(text);
     expect(await fails(2, "submissions", "export", "contact", "-w", "demo", "--format", "xml")).toMatch(/--format takes csv or json/);
 
     // A change stored submissions would violate is refused with the count (the CLI is the owner).

@@ -41,9 +41,10 @@ export const submissionRoutes = defineRoutes([
     async handler(event, { service, workspace }) {
       const slug = param(event, "slug");
       const format = readFormat(getQuery(event).format);
-      const { content } = await exportSubmissions(service, workspace.id, slug, format);
-      // Personal data: a download, never cached on the way.
-      return new Response(content, {
+      const { chunks } = await exportSubmissions(service, workspace.id, slug, format);
+      // Personal data: a download, never cached on the way. Streamed: the document is produced a
+      // page at a time as the client reads it.
+      return new Response(byteStream(chunks), {
         headers: {
           "content-type": format === "csv" ? "text/csv; charset=utf-8; header=present" : "application/json; charset=utf-8",
           "content-disposition": contentDisposition("attachment", `${slug}-submissions.${format}`),
@@ -106,6 +107,24 @@ export const submissionRoutes = defineRoutes([
     },
   },
 ]);
+
+/**
+ * Text chunks as the bytes of a response body, produced only as the client reads (pull), so a slow
+ * download holds one page, not the whole document; a client that goes away stops the producer.
+ */
+function byteStream(chunks: AsyncGenerator<string, void, undefined>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+}
 
 /** `?format=`: csv (the default) or json; anything else is a 400 naming the parameter. */
 function readFormat(value: unknown): ExportFormat {
