@@ -10,12 +10,18 @@
 // access token. Signing out, or a refused refresh, is told to the other tabs (BroadcastChannel).
 import { reactive } from "vue";
 import { api, setAccessToken, setUnauthorizedHandler, statusOf, type RefreshRefusal } from "./api";
+import { hasUnsavedEdits } from "./ui/leave";
 import type { Grant, Me, TokenPair } from "./types";
 
 const EARLY_MS = 60_000;
+/** Waits between retries of a refresh that failed without a refusal; the last one repeats. */
+const RETRY_MS = [5_000, 15_000, 30_000];
 
-/** Why the session ended, for the sign-in screen; "signed_out" when this browser signed out in another tab. */
-export type EndReason = Exclude<RefreshRefusal, "missing"> | "signed_out";
+/**
+ * Why the session ended, for the sign-in screen; "signed_out" when this browser signed out in
+ * another tab; "unreachable" when the service could not be reached before the access token expired.
+ */
+export type EndReason = Exclude<RefreshRefusal, "missing"> | "signed_out" | "unreachable";
 
 /** What an owner changed about this person's access, noticed at a background refresh. */
 export interface AccessChange {
@@ -24,16 +30,24 @@ export interface AccessChange {
   role?: { from: Me["role"]; to: Me["role"] };
 }
 
-/** `ended` (with `reason`): the session ended while signed in, and the sign-in screen says why. */
+/**
+ * `ended` (with `reason`): the session ended while signed in, and the sign-in screen says why.
+ * `me` set while `ended`: the screen is kept for its unsaved edits under a sign-in dialog.
+ * `reconnecting`: a refresh failed without a refusal and is being retried.
+ */
 export const session = reactive({
   me: undefined as Me | undefined,
   ready: false,
   ended: false,
+  reconnecting: false,
   reason: undefined as EndReason | undefined,
   change: undefined as AccessChange | undefined,
 });
 let timer: ReturnType<typeof setTimeout> | undefined;
 let refreshing: Promise<boolean> | undefined;
+/** When the current access token expires (ms since the epoch). */
+let expiresAt = 0;
+let retries = 0;
 
 type Message = { type: "ended"; reason: EndReason } | { type: "signed-in" };
 const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("contentsvc.session") : undefined;
@@ -41,19 +55,40 @@ channel?.addEventListener("message", (event: MessageEvent<Message>) => {
   const message = event.data;
   if (message?.type === "ended" && session.me) end(message.reason);
   // Another tab signed in: a tab showing the sign-in screen takes the session too.
-  if (message?.type === "signed-in" && !session.me) void refreshNow();
+  if (message?.type === "signed-in" && (!session.me || session.ended)) void refreshNow();
 });
 
 async function adopt(pair: TokenPair): Promise<void> {
   setAccessToken(pair.access_token);
   clearTimeout(timer);
+  expiresAt = Date.now() + pair.expires_in * 1000;
   timer = setTimeout(() => void refreshNow(), Math.max(5_000, pair.expires_in * 1000 - EARLY_MS));
   const before = session.me;
   const me = await api.me();
-  session.change = (before && changeBetween(before, me)) ?? session.change;
+  // Someone else signing in over a kept screen gets a fresh one (App.vue keys the shell by person).
+  session.change = before && !samePerson(before, me) ? undefined : ((before && changeBetween(before, me)) ?? session.change);
   session.me = me;
   session.ended = false;
   session.reason = undefined;
+  session.reconnecting = false;
+  retries = 0;
+}
+
+export const samePerson = (a: Me, b: Me) => a.id === b.id && a.workspace.slug === b.workspace.slug;
+
+/**
+ * A refresh failed without a refusal: while the access token still works, keep the session and
+ * try again later; once it has expired with the service still unreachable, the session ends.
+ */
+function retryLater(): void {
+  const wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]!;
+  const left = expiresAt - Date.now();
+  if (left <= 1_000) return end("unreachable");
+  retries += 1;
+  session.reconnecting = true;
+  clearTimeout(timer);
+  // The last try lands just before the token expires, not after it.
+  timer = setTimeout(() => void refreshNow(), Math.min(wait, Math.max(left - 1_000, 0)));
 }
 
 /** Runs `fn` holding the browser-wide refresh lock (Web Locks), or directly where there are none. */
@@ -69,9 +104,11 @@ export function refreshNow(): Promise<boolean> {
       await adopt(await api.refresh());
       return true;
     } catch (error) {
-      const reason = statusOf(error) === 401 ? refusalOf(error) : undefined;
+      const refused = statusOf(error) === 401;
+      const reason = refused ? refusalOf(error) : undefined;
+      if (!refused && session.me && !session.ended) retryLater();
       // "missing": this browser holds no session (a first visit, or signed out): nothing to tell.
-      if (reason && reason !== "missing") {
+      else if (reason && reason !== "missing") {
         end(reason);
         channel?.postMessage({ type: "ended", reason } satisfies Message);
       } else forget();
@@ -82,7 +119,12 @@ export function refreshNow(): Promise<boolean> {
 }
 
 function end(reason: EndReason): void {
-  forget();
+  // Unsaved edits keep their screen (and `me`) under the sign-in dialog instead of unmounting.
+  if (session.me && hasUnsavedEdits()) {
+    clearTimeout(timer);
+    setAccessToken(undefined);
+    session.reconnecting = false;
+  } else forget();
   session.ended = true;
   session.reason = reason;
 }
@@ -92,6 +134,8 @@ function forget(): void {
   setAccessToken(undefined);
   session.me = undefined;
   session.change = undefined;
+  session.reconnecting = false;
+  retries = 0;
 }
 
 export async function signIn(email: string, password: string): Promise<void> {

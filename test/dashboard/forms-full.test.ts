@@ -267,4 +267,62 @@ describeBrowser("dashboard in Chromium: forms and end users in full", () => {
 
     expect(csp).toEqual([]);
   });
+  it("the submission and attribute editors keep unsaved edits: another row, a page or closing asks first; opening focuses the panel", async () => {
+    const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+    (await site.post("/api/v1/forms/apply/submit", { name: "Grace" }, { headers: { "x-forwarded-for": "198.51.100.7" } })).expectStatus(201);
+    await page.goto(`${d.url}forms/apply`);
+    const rows = page.locator("table.submissions tbody tr");
+    await expect.poll(() => rows.count()).toBeGreaterThan(1);
+    await rows.nth(0).getByRole("button", { name: "Edit", exact: true }).click();
+    const panel = page.locator("form", { has: page.getByRole("heading", { name: "Edit submission" }) });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("sub-edit-title");
+    const first = await panel.locator("#sub-name").inputValue();
+    await panel.locator("#sub-name").fill("Typed, not saved");
+
+    await rows.nth(1).getByRole("button", { name: "Edit", exact: true }).click();
+    await leave.waitFor();
+    await leave.getByRole("button", { name: "Stay" }).click();
+    expect(await panel.locator("#sub-name").inputValue()).toBe("Typed, not saved");
+    await panel.getByRole("button", { name: "Cancel" }).click();
+    await leave.waitFor();
+    await leave.getByRole("button", { name: "Stay" }).click();
+    expect(await panel.locator("#sub-name").inputValue()).toBe("Typed, not saved");
+    await rows.nth(1).getByRole("button", { name: "Edit", exact: true }).click();
+    await leave.getByRole("button", { name: "Leave without saving" }).click();
+    await expect.poll(() => panel.locator("#sub-name").inputValue()).not.toBe("Typed, not saved");
+    expect((await submissions()).data.some((x: { data: { name?: string } }) => x.data.name === "Typed, not saved")).toBe(false);
+    expect(first).not.toBe("");
+
+    // The attributes of one end user are not dropped by opening another's.
+    (await owner.post("/api/dashboard/users", { email: "second@example.com", password: "second-password-1", attributes: { plan: "free" } })).expectStatus(201);
+    await navLink(page, "End users").click();
+    await page.getByRole("button", { name: "Attributes of second@example.com" }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("attrs-title");
+    await page.locator("#attr-value-0").fill("enterprise");
+    await page.getByRole("button", { name: "Attributes of reader@example.com" }).click();
+    await leave.waitFor();
+    await leave.getByRole("button", { name: "Stay" }).click();
+    expect(await page.locator("#attr-value-0").inputValue()).toBe("enterprise");
+    expect(await page.getByRole("heading", { name: "Attributes of second@example.com" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Close" }).click();
+    await leave.waitFor();
+    await leave.getByRole("button", { name: "Leave without saving" }).click();
+    await expect.poll(() => page.getByRole("heading", { name: /^Attributes of/ }).count()).toBe(0);
+  });
+
+  it("a form whose honeypot is cleared shows the name the service applied, and counts as saved", async () => {
+    (await owner.post("/api/dashboard/forms", { slug: "trap", name: "Trap", fields: [{ name: "n", type: "string" }], honeypot: "website" })).expectStatus(201);
+    await page.goto(`${d.url}forms/trap`);
+    const honeypot = page.getByLabel(/^Honeypot/);
+    await expect.poll(() => honeypot.inputValue()).toBe("website");
+    await honeypot.fill("");
+    await page.getByRole("button", { name: "Save form" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Saved." }).count()).toBe(1);
+    const stored = (await owner.get("/api/dashboard/forms/trap")).expectStatus(200).body;
+    expect(await honeypot.inputValue()).toBe(stored.honeypot);
+    expect(stored.honeypot).not.toBe("");
+    // Saved: leaving does not ask.
+    await navLink(page, "Forms").click();
+    await page.waitForURL(/\/_\/forms$/);
+  });
 });

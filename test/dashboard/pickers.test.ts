@@ -255,6 +255,8 @@ describeBrowser("dashboard in Chromium: pickers and the media library at scale",
     await expectAccessible(page, "media library, delete of a used image");
     await page.getByRole("button", { name: "Delete anyway" }).click();
     await expect.poll(() => page.getByText(`No file name holds “${imageName(2)}”.`).count()).toBe(1);
+    // The card went with its buttons: focus is on the library's heading, not lost to the page.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("media-title");
     (await owner.get(`/api/dashboard/media/${ids.image2}`)).expectStatus(404);
     (await owner.delete(`/api/dashboard/collections/tags/entries/${doomed}`)).expectStatus(200);
 
@@ -274,5 +276,47 @@ describeBrowser("dashboard in Chromium: pickers and the media library at scale",
     await expect.poll(() => page.getByRole("status").filter({ hasText: "Saved." }).count()).toBe(1);
     (await owner.get(`/api/dashboard/collections/posts/entries/${post.id}`)).expectStatus(200).expectBody({ photo: null, tag: null, title: "Uses img-002" });
     expect(csp).toEqual([]);
+  });
+  it("the picker says what the shown results answer, and a reopened picker never shows the last search's results", async () => {
+    await newPost();
+    await page.getByRole("button", { name: "Choose tag…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Choose tag", exact: true });
+    const search = dialog.getByLabel("Search by label");
+    const status = dialog.locator("p.state[role=status]");
+    await search.fill("no-such-tag");
+    await expect.poll(() => status.textContent()).toBe("Nothing matches “no-such-tag”.");
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const url = "**/api/dashboard/collections/tags/entries?*";
+    await page.route(url, async (route) => {
+      await gate;
+      await route.fallback();
+    });
+    // Typed on, not yet searched: the message still names what was searched.
+    await search.fill("no-such-tag-either");
+    // (Once the search is sent, and held here, the status says "Loading…".)
+    expect(["Nothing matches “no-such-tag”.", "Loading…"]).toContain(await status.textContent());
+    await expect.poll(() => status.textContent()).toBe("Loading…");
+    release();
+    await expect.poll(() => status.textContent()).toBe("Nothing matches “no-such-tag-either”.");
+    await page.unroute(url);
+
+    await search.fill(tagName(1));
+    await expect.poll(() => dialog.getByRole("option").count()).toBe(1);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    let reopen!: () => void;
+    const held = new Promise<void>((r) => (reopen = r));
+    await page.route(url, async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await page.getByRole("button", { name: "Choose tag…" }).click();
+    await expect.poll(() => status.textContent()).toBe("Loading…");
+    expect(await dialog.getByRole("option").count()).toBe(0);
+    reopen();
+    await expect.poll(() => dialog.getByTestId("range").textContent()).toMatch(/^1–20 of /);
+    await page.unroute(url);
+    await dialog.getByRole("button", { name: "Close" }).click();
   });
 });

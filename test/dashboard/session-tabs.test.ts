@@ -140,4 +140,63 @@ describeBrowser("dashboard in Chromium: sessions across tabs", () => {
     await page.getByRole("button", { name: "Save member" }).click();
     await expect.poll(() => page.getByRole("status").textContent()).toContain("applies within 5 minutes");
   });
+  it("a refresh that fails without a refusal keeps the session and the editor, says Reconnecting…, and recovers", async () => {
+    const context = await d.context();
+    await context.clock.install();
+    const page = await context.newPage();
+    await signIn(page, d.url, d.owner.email, d.owner.password);
+    (await owner.post("/api/dashboard/collections", { name: "notes", fields: [{ name: "title", type: "string" }] })).expectStatus(201);
+    await page.goto(`${d.url}collections/notes/new`);
+    const title = page.getByLabel(/^title/);
+    await title.fill("Typed during an outage");
+
+    await page.route("**/api/dashboard/refresh", (r) => r.abort());
+    await page.clock.fastForward("04:30");
+    const reconnecting = page.getByRole("status").filter({ hasText: "Reconnecting…" });
+    await reconnecting.waitFor();
+    await page.clock.fastForward("00:20");
+    expect(await title.inputValue()).toBe("Typed during an outage");
+    expect(await page.getByRole("heading", { name: /^Sign in/ }).count()).toBe(0);
+    await expectAccessible(page, "reconnecting");
+    await screenshot(page, "session-reconnecting");
+
+    await page.unroute("**/api/dashboard/refresh");
+    await page.clock.fastForward("00:30");
+    await expect.poll(() => reconnecting.count()).toBe(0);
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await page.waitForURL((u) => !u.pathname.endsWith("/new"));
+    expect(page.url()).not.toMatch(/\/new$/);
+    expect(await title.inputValue()).toBe("Typed during an outage");
+  });
+
+  it("a session that really ends keeps unsaved edits under a sign-in dialog; signing in again saves them", async () => {
+    (await owner.post("/api/dashboard/collections", { name: "drafts", fields: [{ name: "title", type: "string" }] })).expectStatus(201);
+    const context = await d.context();
+    await context.clock.install();
+    const page = await context.newPage();
+    await signIn(page, d.url, d.owner.email, d.owner.password);
+    await page.goto(`${d.url}collections/drafts/new`);
+    const title = page.getByLabel(/^title/);
+    await title.fill("Kept across sign-in");
+
+    await page.route("**/api/dashboard/refresh", (r) => r.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ error: "revoked", reason: "revoked" }) }));
+    await page.clock.fastForward("04:30");
+    const dialog = page.getByRole("dialog", { name: "Sign in to keep your changes" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("it was signed out or revoked");
+    expect(await title.inputValue()).toBe("Kept across sign-in");
+    await expectAccessible(page, "sign in over unsaved edits");
+    await screenshot(page, "session-ended-with-edits");
+
+    await page.unroute("**/api/dashboard/refresh");
+    expect(await dialog.getByLabel("Email").inputValue()).toBe(d.owner.email);
+    await dialog.getByLabel("Password").fill(d.owner.password);
+    await dialog.getByRole("button", { name: "Sign in" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await title.inputValue()).toBe("Kept across sign-in");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await page.waitForURL((u) => !u.pathname.endsWith("/new"));
+    const created = (await owner.get(`/api/dashboard/collections/drafts/entries/${page.url().split("/").pop()}`)).expectStatus(200).body;
+    expect(created.title).toBe("Kept across sign-in");
+  });
 });

@@ -203,6 +203,99 @@ describeBrowser("dashboard in Chromium: unsaved changes and invalid input", () =
     expect(csp).toEqual([]);
   });
 
+  /** Holds requests matching `url` and `method` until the returned release() is called. */
+  const hold = async (url: string, method: string) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let seen = 0;
+    await page.route(url, async (route) => {
+      if (route.request().method() !== method) return route.fallback();
+      seen += 1;
+      await gate;
+      await route.fallback();
+    });
+    return { release, seen: () => seen, done: () => page.unroute(url) };
+  };
+  const total = async () => (await owner.get("/api/dashboard/collections/posts/entries")).expectStatus(200).body.meta.total as number;
+
+  it("a second save while the first is in flight is not sent: one entry, however often Ctrl+S or submit fires", async () => {
+    const before = await total();
+    await page.goto(`${d.url}collections/posts/new`);
+    await title().fill("Only once");
+    const held = await hold("**/api/dashboard/collections/posts/entries", "POST");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect.poll(held.seen).toBe(1);
+    expect(await page.getByRole("button", { name: "Create draft" }).isDisabled()).toBe(true);
+    await title().press("Control+s");
+    await title().press("Control+s");
+    await page.evaluate(() => document.querySelector<HTMLFormElement>("form.panel")!.requestSubmit());
+    held.release();
+    await page.waitForURL((u) => !u.pathname.endsWith("/new"));
+    await held.done();
+    expect(held.seen()).toBe(1);
+    expect(await total()).toBe(before + 1);
+  });
+
+  it("after a create whose leave question got Stay, Save updates that entry instead of creating another", async () => {
+    const before = await total();
+    await page.goto(`${d.url}collections/posts/new`);
+    await title().fill("Created once");
+    const held = await hold("**/api/dashboard/collections/posts/entries", "POST");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect.poll(held.seen).toBe(1);
+    // Typed while the create is in flight: not sent, so moving to the new entry's address asks.
+    await title().fill("Created once, then edited");
+    held.release();
+    await leaveDialog().waitFor();
+    await page.getByRole("button", { name: "Stay" }).click();
+    await held.done();
+    expect(await title().inputValue()).toBe("Created once, then edited");
+    expect(await total()).toBe(before + 1);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const latest = async () => (await owner.get("/api/dashboard/collections/posts/entries?sort=-_updated_at&limit=1")).expectStatus(200).body.data[0].title;
+    await expect.poll(latest).toBe("Created once, then edited");
+    expect(await total()).toBe(before + 1);
+  });
+
+  it("an edit typed while a form's save is in flight stays unsaved (leaving asks)", async () => {
+    (await owner.post("/api/dashboard/forms", { slug: "inflight", name: "First name", fields: [{ name: "n", type: "string" }] })).expectStatus(201);
+    await page.goto(`${d.url}forms/inflight`);
+    const name = page.getByLabel("Name", { exact: true });
+    await expect.poll(() => name.inputValue()).toBe("First name");
+    await name.fill("Sent name");
+    const held = await hold("**/api/dashboard/forms/inflight", "PUT");
+    await page.getByRole("button", { name: "Save form" }).click();
+    await expect.poll(held.seen).toBe(1);
+    await name.fill("Typed meanwhile");
+    held.release();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Saved." }).count()).toBe(1);
+    await held.done();
+    expect((await owner.get("/api/dashboard/forms/inflight")).expectStatus(200).body.name).toBe("Sent name");
+    expect(await name.inputValue()).toBe("Typed meanwhile");
+    await navLink(page, "Forms").click();
+    await leaveDialog().waitFor();
+    await page.getByRole("button", { name: "Leave without saving" }).click();
+    await page.waitForURL(/\/_\/forms$/);
+  });
+
+  it("Ctrl+S saves only the editor's own form: focus in another editor's form is left alone", async () => {
+    const user = (await owner.post("/api/dashboard/users", { email: "keys@example.com", password: "keys-password-1", attributes: { plan: "free" } })).expectStatus(201).body;
+    await navLink(page, "End users").click();
+    await page.getByRole("button", { name: "Attributes of keys@example.com" }).click();
+    await page.locator("#attr-value-0").fill("pro");
+    // Focus in the (unchanged) create form: the attribute editor does not submit that form.
+    const createForm = page.locator("form", { has: page.getByRole("heading", { name: "Create an end user" }) });
+    await createForm.getByLabel("Email").focus();
+    await page.keyboard.press("Control+s");
+    await page.waitForTimeout(300);
+    expect(await createForm.getByRole("alert").count()).toBe(0);
+    expect((await owner.get(`/api/dashboard/users/${user.id}`)).expectStatus(200).body.attributes).toEqual({ plan: "free" });
+    // Focus in its own form: it saves.
+    await page.locator("#attr-value-0").press("Control+s");
+    await expect.poll(() => page.getByText("Attributes saved.").count()).toBe(1);
+    expect((await owner.get(`/api/dashboard/users/${user.id}`)).expectStatus(200).body.attributes).toEqual({ plan: "pro" });
+  });
+
   // Last: it ends the page's session.
   it("signing out with pending edits asks first: Stay keeps the edit and the session", async () => {
     await openEntry();

@@ -100,6 +100,14 @@ export function fromQuery(query: LocationQuery): ListState {
   };
 }
 
+/**
+ * A search without its field (`?q=` alone, a hand-written link) searches `field`, the one the
+ * search box would pick, instead of being dropped.
+ */
+export function withSearchField(state: ListState, field: string | undefined): ListState {
+  return state.q && !state.searchField && field ? { ...state, searchField: field } : state;
+}
+
 /** The route query of a state: only what differs from the defaults, so a plain list has a plain URL. */
 export function toQuery(state: ListState): LocationQueryRaw {
   const out: LocationQueryRaw = {};

@@ -22,7 +22,10 @@ export function watchEditor(hasChanges: () => boolean): () => void {
   editors.add(hasChanges);
   return () => editors.delete(hasChanges);
 }
+/** True when a mounted editor holds unsaved changes. */
+export const hasUnsavedEdits = () => [...editors].some((changed) => changed());
+
 /** Resolves true when nothing unsaved is open, or the person chose to drop it. */
 export async function mayDropEdits(): Promise<boolean> {
-  return ![...editors].some((changed) => changed()) || (await askLeave());
+  return !hasUnsavedEdits() || (await askLeave());
 }

@@ -12,6 +12,8 @@ export function useAction(fields: readonly string[] | (() => readonly string[]) 
   const message = ref("");
   /** The field the last refusal named, if any. */
   const field = ref<string>();
+  /** An action is in flight: a second `run` meanwhile is ignored (a double click saves once). */
+  const busy = ref(false);
   const shown = () => (typeof fields === "function" ? fields() : fields);
   /** The message to show beside field `name`: set only when the refusal named it. */
   const fieldError = (name: string) => (field.value === name ? error.value : "");
@@ -19,9 +21,12 @@ export function useAction(fields: readonly string[] | (() => readonly string[]) 
   const formError = computed(() => (field.value !== undefined && shown().includes(field.value) ? "" : error.value));
   /**
    * Runs `fn`; on success shows `done` and resolves true, on failure shows the API's message,
-   * unless `handled` takes the refusal (returns true), as a confirmation flow does.
+   * unless `handled` takes the refusal (returns true), as a confirmation flow does. While one
+   * runs, another resolves false at once without running.
    */
   async function run(fn: () => Promise<unknown>, done = "", handled?: (refusal: unknown) => boolean): Promise<boolean> {
+    if (busy.value) return false;
+    busy.value = true;
     error.value = "";
     message.value = "";
     field.value = undefined;
@@ -35,6 +40,8 @@ export function useAction(fields: readonly string[] | (() => readonly string[]) 
       const named = errorField(e);
       field.value = named === undefined ? undefined : fieldOf(named);
       return false;
+    } finally {
+      busy.value = false;
     }
   }
   /**
@@ -55,5 +62,5 @@ export function useAction(fields: readonly string[] | (() => readonly string[]) 
     error.value = "";
     field.value = undefined;
   };
-  return { error, message, field, fieldError, formError, run, check, dismiss };
+  return { error, message, field, busy, fieldError, formError, run, check, dismiss };
 }
