@@ -18,6 +18,7 @@ import type { StorageContext } from "./context.js";
 import type { Member } from "./members.js";
 import { parseStoredGrants } from "./credentials.js";
 import type { Sql } from "./sql.js";
+import { takeRemovedMark } from "./removed-marks.js";
 
 /** The body of a login or refresh response (DESIGN §4.2). */
 export interface TokenPair {
@@ -165,24 +166,4 @@ async function withinReuseGrace(db: Sql, hash: string, row: TokenRow, now: numbe
     [row.family_id, hash, row.used_at],
   );
   return Number(later?.n ?? 0) === 0;
-}
-
-const removedKey = (hash: string) => `dashboard-removed:${hash}`;
-
-/**
- * Marks the live refresh tokens of a member just removed (their rows are gone with the member),
- * each until it would have expired, so that `refresh` can say why it refuses: shared state, so
- * every instance sees it with Redis; without Redis a restart forgets it (the refusal then says
- * "revoked"). Only hashes are stored.
- */
-export async function markRemoved(ctx: StorageContext, tokens: { token_hash: string; expires_at: string }[]): Promise<void> {
-  const now = ctx.now();
-  await Promise.all(tokens.map((t) => ctx.shared.claim(removedKey(t.token_hash), Math.max(1, Date.parse(t.expires_at) - now))));
-}
-
-/** True once for a refresh token marked by markRemoved (the marker is spent with it). */
-async function takeRemovedMark(ctx: StorageContext, hash: string): Promise<boolean> {
-  if ((await ctx.shared.ttl(removedKey(hash))) <= 0) return false;
-  await ctx.shared.remove(removedKey(hash));
-  return true;
 }

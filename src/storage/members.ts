@@ -17,7 +17,7 @@ import { hashPassword } from "../core/passwords.js";
 import type { Role } from "../core/roles.js";
 import type { StorageContext } from "./context.js";
 import { parseStoredGrants } from "./credentials.js";
-import { markRemoved } from "./dashboard-tokens.js";
+import { markRemoved } from "./removed-marks.js";
 import { isUniqueViolation } from "./driver-errors.js";
 import { checkSignIn } from "./password-upgrade.js";
 import type { Sql } from "./sql.js";
