@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete an asset and its bytes; 409 {error, used_by} when entries use it, unless ?force=true
+         * Delete an asset and its bytes; 409 {error, used_by} when entries use it (used_by null for a narrowed key), unless ?force=true
          * @description Requires: media:write.
          */
         delete: operations["delete_dashboard_media_by_id"];

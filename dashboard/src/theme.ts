@@ -1,6 +1,7 @@
-// The colour theme: "system" follows prefers-color-scheme (style.css), "light" and "dark" are a
-// person's choice, kept in localStorage (a display preference, not a credential) and applied as
-// data-theme on <html>. main.ts imports this module first, so the choice applies before the app
+// The colour theme: "system" follows prefers-color-scheme, "light" and "dark" are a person's
+// choice, kept in localStorage (a display preference, not a credential) and set as data-theme on
+// <html>; the scheme in effect is data-scheme, the one attribute style.css's dark palette keys on
+// (so the palette is written once). main.ts imports this module first, so the choice applies before the app
 // renders; the page's CSP allows no inline script that could apply it any earlier.
 import { ref } from "vue";
 
@@ -17,9 +18,13 @@ function stored(): ThemeChoice {
   }
 }
 
+const systemDark = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : undefined;
+
 function apply(choice: ThemeChoice): void {
-  if (choice === "system") delete document.documentElement.dataset.theme;
-  else document.documentElement.dataset.theme = choice;
+  const root = document.documentElement;
+  if (choice === "system") delete root.dataset.theme;
+  else root.dataset.theme = choice;
+  root.dataset.scheme = choice === "system" ? (systemDark?.matches ? "dark" : "light") : choice;
 }
 
 export const theme = ref<ThemeChoice>(stored());
@@ -36,6 +41,9 @@ export function setTheme(choice: ThemeChoice): void {
     // Not remembered where storage is disabled; the choice still holds for this page.
   }
 }
+
+// The system switched between light and dark: follow it while the choice is "system".
+systemDark?.addEventListener("change", () => apply(theme.value));
 
 // Another tab changed it: follow, so the tabs of one browser agree.
 window.addEventListener("storage", (event) => {
